@@ -1,0 +1,118 @@
+/* clscan: parallel prefix scans on any OpenCL 1.2+ device.
+ * This header is the whole public API (the contract is shared/API.md); C99, usable from C++.
+ * Every function returns a clscan_status unless it says otherwise; details of a failure are in
+ * clscan_last_error(ctx). */
+#ifndef CLSCAN_CLSCAN_H
+#define CLSCAN_CLSCAN_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <stddef.h>
+
+#if defined(_WIN32) && defined(CLSCAN_BUILDING_SHARED)
+#define CLSCAN_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(CLSCAN_SHARED)
+#define CLSCAN_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#define CLSCAN_API __attribute__((visibility("default")))
+#else
+#define CLSCAN_API
+#endif
+
+#define CLSCAN_VERSION_MAJOR 0
+#define CLSCAN_VERSION_MINOR 1
+#define CLSCAN_VERSION_PATCH 0
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- results -------------------------------------------------------------- */
+typedef enum clscan_status {
+    CLSCAN_SUCCESS          =  0,
+    CLSCAN_INVALID_ARGUMENT = -1, /* NULL where a value is needed, unknown enum value, n larger than a buffer holds, in/out overlap where not allowed */
+    CLSCAN_UNSUPPORTED      = -2, /* the device cannot run this type/op/algorithm (e.g. double without fp64) */
+    CLSCAN_DEVICE_NOT_FOUND = -3, /* no OpenCL device matches the request */
+    CLSCAN_KERNEL_NOT_FOUND = -4, /* a .cl source could not be found or read; clscan_last_error names the paths tried */
+    CLSCAN_BUILD_FAILED     = -5, /* clBuildProgram failed; clscan_last_error holds the build log */
+    CLSCAN_OUT_OF_MEMORY    = -6, /* host or device allocation failed; nothing was written to the outputs */
+    CLSCAN_OPENCL_ERROR     = -7  /* any other OpenCL failure; clscan_last_error names the call and the CL error code */
+} clscan_status;
+
+/* A short English name of the status; never NULL, also for unknown values. */
+CLSCAN_API const char *clscan_status_string(clscan_status status);
+
+/* "major.minor.patch" of the library actually linked. */
+CLSCAN_API const char *clscan_version_string(void);
+
+/* ---- element types and operators --------------------------------------- */
+typedef enum clscan_type { CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE } clscan_type;
+typedef enum clscan_op   { CLSCAN_ADD, CLSCAN_MUL, CLSCAN_MIN, CLSCAN_MAX } clscan_op;
+
+/* Bytes of one element; 0 for an unknown type. */
+CLSCAN_API size_t clscan_type_size(clscan_type type);
+
+/* ---- algorithms: how a scan is composed ---------------------------------- */
+/* Inside one work-group: */
+typedef enum clscan_wg_algorithm {
+    CLSCAN_WG_AUTO = 0,
+    CLSCAN_WG_HILLIS_STEELE,   /* Kogge-Stone, double-buffered local memory, log2(n) steps, n log n work */
+    CLSCAN_WG_BLELLOCH,        /* Brent-Kung up-sweep / down-sweep, work-efficient, bank-conflict-free layout */
+    CLSCAN_WG_SUBGROUP         /* sub-group (warp/wavefront) scans, then a scan of the sub-group totals */
+} clscan_wg_algorithm;
+/* Across work-groups (the whole array): */
+typedef enum clscan_strategy {
+    CLSCAN_STRATEGY_AUTO = 0,
+    CLSCAN_STRATEGY_BLOCK_SUM,       /* hierarchical: scan blocks, scan the block sums recursively, add them back */
+    CLSCAN_STRATEGY_REDUCE_THEN_SCAN,/* reduce tiles, scan the tile totals, scan tiles seeded with their offsets */
+    CLSCAN_STRATEGY_SINGLE_PASS      /* one pass with decoupled look-back over tile status words */
+} clscan_strategy;
+
+/* ---- context: one device, one in-order queue ----------------------------- */
+typedef struct clscan_context clscan_context;
+
+/* device: NULL means $CLSCAN_DEVICE if set, else the first GPU, else the first device of any kind.
+ * Accepted forms: "gpu", "cpu", "<index>" (as numbered by clscan-info), "<platform>:<device>",
+ * or a case-insensitive substring of the device or platform name ("h200", "pocl").
+ * On failure *ctx = NULL and clscan_last_error(NULL) says why (per thread). */
+CLSCAN_API clscan_status clscan_context_create(clscan_context **ctx, const char *device);
+/* Use the application's own queue (retained, released with the context); its context and device are used.
+ * An out-of-order queue is accepted: clscan then orders its own commands with barriers. */
+CLSCAN_API clscan_status clscan_context_create_from_queue(clscan_context **ctx, cl_command_queue queue);
+/* Releases everything the context holds; waits for nothing. NULL is a no-op. */
+CLSCAN_API void          clscan_context_release(clscan_context *ctx);
+
+CLSCAN_API cl_context       clscan_context_cl_context(const clscan_context *ctx);
+CLSCAN_API cl_command_queue clscan_context_queue(const clscan_context *ctx);
+CLSCAN_API cl_device_id     clscan_context_device(const clscan_context *ctx);
+/* What went wrong last on this context, "" if nothing; never NULL. With ctx == NULL: the last failed
+ * context creation of the calling thread. */
+CLSCAN_API const char      *clscan_last_error(const clscan_context *ctx);
+
+/* Pick the algorithms used by later scans on this context (AUTO: fastest known for the device and size).
+ * A pair the device cannot run makes later scans return CLSCAN_UNSUPPORTED. */
+CLSCAN_API clscan_status clscan_set_algorithm(clscan_context *ctx, clscan_strategy strategy, clscan_wg_algorithm wg);
+/* Wait for everything enqueued on the context's queue. */
+CLSCAN_API clscan_status clscan_finish(clscan_context *ctx);
+
+/* ---- operations on device buffers ---------------------------------------- */
+/* Enqueued on the context's queue; they return once enqueued. n == 0 is a valid no-op.
+ * Each buffer must hold at least n elements of the type, else CLSCAN_INVALID_ARGUMENT and
+ * nothing is enqueued. in == out is allowed (in place); partly overlapping sub-buffers are not.
+ * Offsets: use sub-buffers. Exclusive: out[0] is the identity of op: 0 for ADD, 1 for MUL,
+ * the type's largest value for MIN, smallest for MAX (for float/double: +INFINITY and -INFINITY).
+ * Float MIN/MAX follow fmin/fmax (a NaN is ignored when the other operand is a number). */
+CLSCAN_API clscan_status clscan_inclusive_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, clscan_op op);
+CLSCAN_API clscan_status clscan_exclusive_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, clscan_op op);
+
+/* ---- host-memory conveniences (blocking) -------------------------------- */
+/* Copy n elements to the device, scan, copy back; in == out allowed. */
+CLSCAN_API clscan_status clscan_inclusive_scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type, clscan_op op);
+CLSCAN_API clscan_status clscan_exclusive_scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type, clscan_op op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLSCAN_CLSCAN_H */

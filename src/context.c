@@ -1,0 +1,296 @@
+/* The context: device selection and creation (or adoption of an application's queue), release,
+ * the lock that serialises calls, the last-error text, the scratch buffers of block-sum and the
+ * one place that enqueues kernels. */
+#include "internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where failures without a context (creation) are recorded: per thread, read by clscan_last_error(NULL). */
+static _Thread_local char thread_error[4096];
+
+static void vrecord(clscan_context *ctx, const char *fmt, va_list ap)
+{
+    if (ctx)
+        vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    else
+        vsnprintf(thread_error, sizeof thread_error, fmt, ap);
+}
+
+clscan_status clscan__fail(clscan_context *ctx, clscan_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vrecord(ctx, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+clscan_status clscan__fail_cl(clscan_context *ctx, const char *call, cl_int err)
+{
+    return clscan__fail(ctx, clscan__status_from_cl(err), "%s failed: %s (%d)", call, clscan__cl_error_name(err), err);
+}
+
+const char *clscan_last_error(const clscan_context *ctx)
+{
+    return ctx ? ctx->error : thread_error;
+}
+
+cl_context clscan_context_cl_context(const clscan_context *ctx) { return ctx ? ctx->cl : NULL; }
+cl_command_queue clscan_context_queue(const clscan_context *ctx) { return ctx ? ctx->queue : NULL; }
+cl_device_id clscan_context_device(const clscan_context *ctx) { return ctx ? ctx->device : NULL; }
+
+/* ---- creation ------------------------------------------------------------------------------ */
+static void describe_devices(char *buf, size_t len, const clscan__device_entry *e, size_t count)
+{
+    size_t used = strlen(buf);
+    for (size_t i = 0; i < count && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "\n  %zu (%zu:%zu) %s [%s, %s]", i, e[i].platform,
+                                 e[i].device, e[i].name, e[i].platform_name, clscan__device_type_name(e[i].type));
+}
+
+/* Finds the device the spec names; messages go to the thread's error. */
+static clscan_status select_device(const char *spec_text, cl_device_id *out)
+{
+    clscan__device_spec spec = clscan__parse_device_spec(spec_text);
+    if (spec.kind == CLSCAN__SPEC_INVALID)
+        return clscan__fail(NULL, CLSCAN_INVALID_ARGUMENT, "device spec is too long (at most %d characters)",
+                            CLSCAN__NAME_LEN - 1);
+    clscan__device_entry *entries = NULL;
+    size_t count = 0;
+    const char *call = "";
+    cl_int err = clscan__list_devices(&entries, &count, &call);
+    if (err == -1001)
+        return clscan__fail(NULL, CLSCAN_DEVICE_NOT_FOUND,
+                            "no OpenCL platform found: install an OpenCL driver (ICD), e.g. the Debian/Ubuntu "
+                            "package pocl-opencl-icd for the CPU, or your GPU vendor's OpenCL driver");
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(NULL, call, err);
+    long i = clscan__match_device(&spec, entries, count);
+    if (i < 0) {
+        clscan__fail(NULL, CLSCAN_DEVICE_NOT_FOUND, "no OpenCL device matches \"%s\"; devices:",
+                     spec_text ? spec_text : "(default)");
+        describe_devices(thread_error, sizeof thread_error, entries, count);
+        free(entries);
+        return CLSCAN_DEVICE_NOT_FOUND;
+    }
+    *out = entries[i].device_id;
+    free(entries);
+    return CLSCAN_SUCCESS;
+}
+
+/* What every context needs besides its CL objects: device facts, sources, cache settings, the lock. */
+static clscan_status init_common(clscan_context *ctx)
+{
+    const char *call = "";
+    cl_int err = clscan__device_probe(ctx->device, &ctx->info, &call);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(NULL, call, err);
+    clscan_status st = clscan__sources_load(&ctx->sources, getenv("CLSCAN_KERNEL_DIR"), thread_error, sizeof thread_error);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    const char *cache = getenv("CLSCAN_CACHE");
+    clscan__default_cache_dir(ctx->cache_dir, sizeof ctx->cache_dir);
+    ctx->cache_on = !(cache && strcmp(cache, "0") == 0) && ctx->cache_dir[0] != '\0';
+    if (pthread_mutex_init(&ctx->lock, NULL) != 0)
+        return clscan__fail(NULL, CLSCAN_OUT_OF_MEMORY, "pthread_mutex_init failed");
+    return CLSCAN_SUCCESS;
+}
+
+static clscan_status finish_create(clscan_context *ctx, clscan_status st, clscan_context **out)
+{
+    if (st != CLSCAN_SUCCESS) {
+        clscan__sources_free(&ctx->sources);
+        if (ctx->queue) clReleaseCommandQueue(ctx->queue);
+        if (ctx->cl) clReleaseContext(ctx->cl);
+        free(ctx);
+        return st;
+    }
+    *out = ctx;
+    return CLSCAN_SUCCESS;
+}
+
+clscan_status clscan_context_create(clscan_context **out, const char *device)
+{
+    if (!out)
+        return clscan__fail(NULL, CLSCAN_INVALID_ARGUMENT, "clscan_context_create: ctx is NULL");
+    *out = NULL;
+    clscan_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return clscan__fail(NULL, CLSCAN_OUT_OF_MEMORY, "host allocation of the context failed");
+    clscan_status st = select_device(device ? device : getenv("CLSCAN_DEVICE"), &ctx->device);
+    cl_int err = CL_SUCCESS;
+    if (st == CLSCAN_SUCCESS) {
+        ctx->cl = clCreateContext(NULL, 1, &ctx->device, NULL, NULL, &err);
+        if (err != CL_SUCCESS)
+            st = clscan__fail_cl(NULL, "clCreateContext", err);
+    }
+    if (st == CLSCAN_SUCCESS) {
+        ctx->queue = clCreateCommandQueue(ctx->cl, ctx->device, 0, &err);
+        if (err != CL_SUCCESS)
+            st = clscan__fail_cl(NULL, "clCreateCommandQueue", err);
+    }
+    if (st == CLSCAN_SUCCESS)
+        st = init_common(ctx);
+    return finish_create(ctx, st, out);
+}
+
+clscan_status clscan_context_create_from_queue(clscan_context **out, cl_command_queue queue)
+{
+    if (!out || !queue)
+        return clscan__fail(NULL, CLSCAN_INVALID_ARGUMENT, "clscan_context_create_from_queue: %s is NULL",
+                            out ? "queue" : "ctx");
+    *out = NULL;
+    clscan_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return clscan__fail(NULL, CLSCAN_OUT_OF_MEMORY, "host allocation of the context failed");
+    cl_command_queue_properties props = 0;
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx->cl, &ctx->cl, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof ctx->device, &ctx->device, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    if (err != CL_SUCCESS) {
+        free(ctx);
+        return clscan__fail(NULL, err == CL_INVALID_COMMAND_QUEUE ? CLSCAN_INVALID_ARGUMENT : clscan__status_from_cl(err),
+                            "clGetCommandQueueInfo failed: %s (%d)", clscan__cl_error_name(err), err);
+    }
+    clRetainCommandQueue(queue);
+    clRetainContext(ctx->cl);
+    ctx->queue = queue;
+    ctx->out_of_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    return finish_create(ctx, init_common(ctx), out);
+}
+
+void clscan_context_release(clscan_context *ctx)
+{
+    if (!ctx)
+        return;
+    for (unsigned i = 0; i < CLSCAN__MAX_LEVELS; i++)
+        if (ctx->scratch[i])
+            clReleaseMemObject(ctx->scratch[i]);
+    clscan__programs_free(ctx->programs);
+    clscan__sources_free(&ctx->sources);
+    clReleaseCommandQueue(ctx->queue);
+    clReleaseContext(ctx->cl);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+}
+
+/* ---- settings -------------------------------------------------------------------------------- */
+clscan_status clscan_set_algorithm(clscan_context *ctx, clscan_strategy strategy, clscan_wg_algorithm wg)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = CLSCAN_SUCCESS;
+    if ((unsigned)strategy > CLSCAN_STRATEGY_SINGLE_PASS || (unsigned)wg > CLSCAN_WG_SUBGROUP)
+        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_set_algorithm: unknown strategy %d or work-group algorithm %d",
+                          (int)strategy, (int)wg);
+    else if (!clscan__algorithm_implemented(strategy, wg))
+        st = clscan__fail(ctx, CLSCAN_UNSUPPORTED, "clscan_set_algorithm: strategy %d with work-group algorithm %d "
+                          "is not implemented in clscan %s", (int)strategy, (int)wg, clscan_version_string());
+    else {
+        ctx->strategy = strategy;
+        ctx->wg = wg;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clscan_status clscan_finish(clscan_context *ctx)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    cl_int err = clFinish(ctx->queue);
+    if (err == CL_SUCCESS)
+        return CLSCAN_SUCCESS;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = clscan__fail_cl(ctx, "clFinish", err);
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->tuning_override.wg_size = wg_size;
+    ctx->tuning_override.items = items;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+clscan__stats clscan__context_stats(const clscan_context *ctx)
+{
+    return ctx->stats;
+}
+
+static unsigned floor_pow2(size_t v)
+{
+    unsigned p = 1;
+    while ((size_t)p * 2 <= v && p < (1u << 30))
+        p *= 2;
+    return p;
+}
+
+/* Local memory a scan_tiles launch needs: the padded tile plus the larger work-group scratch. */
+static size_t tile_local_bytes(clscan__tuning t, size_t elem)
+{
+    size_t tile = (size_t)t.wg_size * t.items, wg = t.wg_size;
+    size_t scratch = 2 * wg > wg + wg / 32 ? 2 * wg : wg + wg / 32;
+    return (tile + tile / 32 + scratch) * elem;
+}
+
+clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type)
+{
+    clscan__tuning t = ctx->tuning_override.wg_size ? ctx->tuning_override : clscan__policy_tuning(&ctx->info, type);
+    size_t elem = clscan_type_size(type);
+    t.wg_size = floor_pow2(t.wg_size < ctx->info.max_wg ? t.wg_size : ctx->info.max_wg);
+    if (t.items == 0)
+        t.items = 1;
+    /* Leave room for what the compiler adds; shrink items first, then the group. */
+    while (tile_local_bytes(t, elem) + 1024 > ctx->info.local_mem && (t.items > 1 || t.wg_size > 1)) {
+        if (t.items > 1)
+            t.items /= 2;
+        else
+            t.wg_size /= 2;
+    }
+    return t;
+}
+
+/* ---- device resources -------------------------------------------------------------------- */
+clscan_status clscan__scratch(clscan_context *ctx, unsigned level, size_t bytes, cl_mem *out)
+{
+    if (ctx->scratch_bytes[level] < bytes) {
+        cl_int err = CL_SUCCESS;
+        cl_mem m = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        if (err != CL_SUCCESS)
+            return clscan__fail_cl(ctx, "clCreateBuffer (scan scratch)", err);
+        /* Commands already enqueued keep the old buffer alive until they complete. */
+        if (ctx->scratch[level])
+            clReleaseMemObject(ctx->scratch[level]);
+        ctx->scratch[level] = m;
+        ctx->scratch_bytes[level] = bytes;
+    }
+    *out = ctx->scratch[level];
+    return CLSCAN_SUCCESS;
+}
+
+static clscan_status order_barrier(clscan_context *ctx)
+{
+    cl_int err = ctx->out_of_order ? clEnqueueBarrierWithWaitList(ctx->queue, 0, NULL, NULL) : CL_SUCCESS;
+    return err == CL_SUCCESS ? CLSCAN_SUCCESS : clscan__fail_cl(ctx, "clEnqueueBarrierWithWaitList", err);
+}
+
+clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what)
+{
+    clscan_status st = order_barrier(ctx);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    cl_int err = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char call[128];
+        snprintf(call, sizeof call, "clEnqueueNDRangeKernel (%s)", what);
+        return clscan__fail_cl(ctx, call, err);
+    }
+    return order_barrier(ctx);
+}

@@ -1,0 +1,120 @@
+/* Device facts, read once per context: names and versions (for the cache key and clscan-info),
+ * limits (work-group size, local memory), and capabilities (fp64, 64-bit integers and atomics,
+ * which sub-group mechanism the kernels could use). Device quirks live here and nowhere else. */
+#include "internal.h"
+#include <stdlib.h>
+#include <string.h>
+
+static cl_int info_string(cl_device_id dev, cl_device_info what, char *buf, size_t len)
+{
+    cl_int err = clGetDeviceInfo(dev, what, len, buf, NULL);
+    buf[len - 1] = '\0';
+    return err;
+}
+
+static int has_extension(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info)
+{
+    size_t len = 0;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &len);
+    if (err != CL_SUCCESS)
+        return err;
+    char *ext = calloc(len + 1, 1);
+    if (!ext)
+        return CL_OUT_OF_HOST_MEMORY;
+    err = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, len, ext, NULL);
+    if (err == CL_SUCCESS) {
+        int full = strcmp(info->profile, "FULL_PROFILE") == 0;
+        info->fp64 = has_extension(ext, "cl_khr_fp64");
+        info->int64 = full || has_extension(ext, "cles_khr_int64");
+        info->int64_atomics = has_extension(ext, "cl_khr_int64_base_atomics");
+        /* NVIDIA's OpenCL has no sub-group extension, but its compiler takes inline PTX shuffles. */
+        if (has_extension(ext, "cl_khr_subgroups"))
+            info->subgroups = CLSCAN__SG_KHR;
+        else if (has_extension(ext, "cl_intel_subgroups"))
+            info->subgroups = CLSCAN__SG_INTEL;
+        else if (info->is_nvidia)
+            info->subgroups = CLSCAN__SG_NVIDIA_PTX;
+        else
+            info->subgroups = CLSCAN__SG_NONE;
+    }
+    free(ext);
+    return err;
+}
+
+cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, const char **failed_call)
+{
+    memset(info, 0, sizeof *info);
+    cl_platform_id platform = NULL;
+    cl_int err = CL_SUCCESS;
+#define CLSCAN__TRY(call)                                                        \
+    do {                                                                         \
+        if ((err = (call)) != CL_SUCCESS) {                                      \
+            *failed_call = "clGetDeviceInfo";                                    \
+            return err;                                                          \
+        }                                                                        \
+    } while (0)
+    CLSCAN__TRY(info_string(dev, CL_DEVICE_NAME, info->name, sizeof info->name));
+    CLSCAN__TRY(info_string(dev, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor));
+    CLSCAN__TRY(info_string(dev, CL_DEVICE_VERSION, info->version, sizeof info->version));
+    CLSCAN__TRY(info_string(dev, CL_DRIVER_VERSION, info->driver, sizeof info->driver));
+    CLSCAN__TRY(info_string(dev, CL_DEVICE_OPENCL_C_VERSION, info->c_version, sizeof info->c_version));
+    CLSCAN__TRY(info_string(dev, CL_DEVICE_PROFILE, info->profile, sizeof info->profile));
+    CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL));
+    CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof info->vendor_id, &info->vendor_id, NULL));
+    CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof info->compute_units, &info->compute_units, NULL));
+    CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_wg, &info->max_wg, NULL));
+    CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem, &info->local_mem, NULL));
+    CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof info->max_alloc, &info->max_alloc, NULL));
+    CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof info->global_mem, &info->global_mem, NULL));
+    CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL));
+#undef CLSCAN__TRY
+    if ((err = clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof info->platform, info->platform, NULL)) != CL_SUCCESS ||
+        (err = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof info->platform_version, info->platform_version, NULL)) != CL_SUCCESS) {
+        *failed_call = "clGetPlatformInfo";
+        return err;
+    }
+    info->platform[sizeof info->platform - 1] = info->platform_version[sizeof info->platform_version - 1] = '\0';
+    info->is_nvidia = info->vendor_id == 0x10de || strstr(info->vendor, "NVIDIA") != NULL;
+    if ((err = probe_extensions(dev, info)) != CL_SUCCESS) {
+        *failed_call = "clGetDeviceInfo";
+        return err;
+    }
+    return CL_SUCCESS;
+}
+
+const char *clscan__device_type_name(cl_device_type type)
+{
+    if (type & CL_DEVICE_TYPE_GPU) return "GPU";
+    if (type & CL_DEVICE_TYPE_CPU) return "CPU";
+    if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+    return "other";
+}
+
+const char *clscan__subgroup_name(clscan__subgroup_kind kind)
+{
+    switch (kind) {
+    case CLSCAN__SG_KHR: return "cl_khr_subgroups";
+    case CLSCAN__SG_INTEL: return "cl_intel_subgroups";
+    case CLSCAN__SG_NVIDIA_PTX: return "NVIDIA inline PTX shuffles";
+    case CLSCAN__SG_NONE: break;
+    }
+    return "none (local-memory fallback)";
+}
+
+int clscan__device_supports_type(const clscan__device_info *info, clscan_type type)
+{
+    switch (type) {
+    case CLSCAN_DOUBLE: return info->fp64;
+    case CLSCAN_INT64: case CLSCAN_UINT64: return info->int64;
+    default: return 1;
+    }
+}

@@ -1,0 +1,180 @@
+/* clscan internals shared by the files of src/: the context structure, device facts, the program
+ * cache, the tuning policy and the argument-check helpers. Nothing here is public; tests and the
+ * tools link the static library to reach it. */
+#ifndef CLSCAN_INTERNAL_H
+#define CLSCAN_INTERNAL_H
+
+#include "clscan/clscan.h"
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#define CLSCAN__MAX_LEVELS 8   /* block-sum recursion depth; tile >= 64 makes 8 levels cover 2^48 */
+#define CLSCAN__NAME_LEN 256
+
+/* ---- errors (status.c) --------------------------------------------------- */
+const char *clscan__cl_error_name(cl_int err);
+/* The status an OpenCL error code stands for: allocation failures -> OUT_OF_MEMORY, else OPENCL_ERROR. */
+clscan_status clscan__status_from_cl(cl_int err);
+
+/* ---- device facts (device.c) ---------------------------------------------- */
+typedef enum clscan__subgroup_kind {
+    CLSCAN__SG_NONE = 0, CLSCAN__SG_KHR, CLSCAN__SG_INTEL, CLSCAN__SG_NVIDIA_PTX
+} clscan__subgroup_kind;
+
+typedef struct clscan__device_info {
+    char name[CLSCAN__NAME_LEN], vendor[CLSCAN__NAME_LEN], version[CLSCAN__NAME_LEN];
+    char driver[CLSCAN__NAME_LEN], c_version[CLSCAN__NAME_LEN], profile[64];
+    char platform[CLSCAN__NAME_LEN], platform_version[CLSCAN__NAME_LEN];
+    cl_device_type type;
+    cl_uint compute_units, vendor_id;
+    size_t max_wg;
+    cl_ulong local_mem, max_alloc, global_mem;
+    int fp64, int64, int64_atomics, is_nvidia;
+    clscan__subgroup_kind subgroups;
+} clscan__device_info;
+
+/* Reads every fact clscan uses about dev. Returns the CL error of the first query that failed. */
+cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, const char **failed_call);
+const char *clscan__device_type_name(cl_device_type type);
+const char *clscan__subgroup_name(clscan__subgroup_kind kind);
+/* Whether the device can hold elements of the type at all (fp64 for double, 64-bit ints). */
+int clscan__device_supports_type(const clscan__device_info *info, clscan_type type);
+
+/* ---- device selection (select.c) ----------------------------------------- */
+typedef enum clscan__spec_kind {
+    CLSCAN__SPEC_DEFAULT, CLSCAN__SPEC_GPU, CLSCAN__SPEC_CPU, CLSCAN__SPEC_INDEX,
+    CLSCAN__SPEC_PAIR, CLSCAN__SPEC_NAME, CLSCAN__SPEC_INVALID
+} clscan__spec_kind;
+
+typedef struct clscan__device_spec {
+    clscan__spec_kind kind;
+    size_t index, platform, device;      /* INDEX: index; PAIR: platform, device */
+    char name[CLSCAN__NAME_LEN];          /* NAME: the substring as given */
+} clscan__device_spec;
+
+/* Parses one device spec ("gpu", "cpu", "3", "1:0", "h200"); NULL or "" is DEFAULT. Pure. */
+clscan__device_spec clscan__parse_device_spec(const char *text);
+
+/* One device as numbered by clscan-info: the global index is the position in the list. */
+typedef struct clscan__device_entry {
+    size_t platform, device;
+    cl_device_type type;
+    char name[CLSCAN__NAME_LEN], platform_name[CLSCAN__NAME_LEN];
+    cl_platform_id platform_id;
+    cl_device_id device_id;
+} clscan__device_entry;
+
+/* Index into entries of the device the spec names, or -1. DEFAULT: first GPU, else first device. Pure. */
+long clscan__match_device(const clscan__device_spec *spec, const clscan__device_entry *entries, size_t count);
+/* Every device of every platform, in the order clscan-info numbers them (malloc'd; free it).
+ * A CL error leaves *entries NULL; no platform at all is CL_PLATFORM_NOT_FOUND_KHR (-1001). */
+cl_int clscan__list_devices(clscan__device_entry **entries, size_t *count, const char **failed_call);
+
+/* ---- kernel sources (source.c) ------------------------------------------- */
+typedef enum clscan__source_id { CLSCAN__SRC_TYPES, CLSCAN__SRC_WORKGROUP, CLSCAN__SRC_SCAN, CLSCAN__SRC_COUNT } clscan__source_id;
+typedef struct clscan__sources {
+    char *text[CLSCAN__SRC_COUNT];
+    char dir[4096];                 /* where they were found */
+} clscan__sources;
+/* Finds and reads every .cl file. On failure err lists each path tried. */
+clscan_status clscan__sources_load(clscan__sources *src, const char *env_dir, char *err, size_t err_len);
+void clscan__sources_free(clscan__sources *src);
+const char *clscan__source_file_name(clscan__source_id id);
+
+/* ---- tuning policy (policy.c) --------------------------------------------- */
+typedef struct clscan__tuning { unsigned wg_size, items; } clscan__tuning;
+/* Work-group size and items per work-item for the device and element type (before device limits). */
+clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type type);
+/* The work-group algorithm AUTO stands for. */
+clscan_wg_algorithm clscan__policy_wg(const clscan__device_info *dev, clscan_type type, size_t n);
+/* Whether this build of the library implements the pair (the rest are CLSCAN_UNSUPPORTED). */
+int clscan__algorithm_implemented(clscan_strategy strategy, clscan_wg_algorithm wg);
+/* Levels block-sum needs for n elements at this tile size, and the scratch elements of each level. */
+unsigned clscan__block_sum_levels(size_t n, size_t tile, size_t level_elems[CLSCAN__MAX_LEVELS]);
+
+/* ---- programs and the binary cache (program.c) ----------------------------- */
+typedef struct clscan__config {
+    clscan_type type;
+    clscan_op op;
+    clscan_wg_algorithm wg;         /* never AUTO here */
+    unsigned wg_size, items;
+} clscan__config;
+
+typedef struct clscan__program {
+    clscan__config config;
+    cl_program program;
+    cl_kernel scan_tiles, add_offsets;
+    struct clscan__program *next;
+} clscan__program;
+
+typedef struct clscan__stats {
+    unsigned long source_builds, binary_loads, binary_writes, binary_rejects;
+} clscan__stats;
+
+/* The generated #define block for a configuration; returns its length (snprintf rules). */
+int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len);
+/* 128-bit content hash as 32 hex digits: the disk-cache key of (device identity, source, options). */
+void clscan__cache_key(const clscan__device_info *dev, const char *source, const char *options, char hex[33]);
+/* The program for cfg on ctx: from memory, else the disk cache, else built from source. Lock held. */
+clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg, clscan__program **out);
+void clscan__programs_free(clscan__program *list);
+/* The default cache directory from the environment; "" if none can be formed. */
+void clscan__default_cache_dir(char *buf, size_t len);
+
+/* ---- the context (context.c) ---------------------------------------------- */
+struct clscan_context {
+    cl_context cl;
+    cl_command_queue queue;
+    cl_device_id device;
+    int out_of_order;               /* an application queue without in-order execution */
+    clscan__device_info info;
+    pthread_mutex_t lock;
+    char error[16384];
+    clscan_strategy strategy;
+    clscan_wg_algorithm wg;
+    clscan__tuning tuning_override;  /* zeros: use the policy (tests and experiments only) */
+    clscan__sources sources;
+    clscan__program *programs;
+    cl_mem scratch[CLSCAN__MAX_LEVELS];
+    size_t scratch_bytes[CLSCAN__MAX_LEVELS];
+    int cache_on;
+    char cache_dir[4096];
+    clscan__stats stats;
+};
+
+/* Records a formatted message as the context's last error and returns status. */
+clscan_status clscan__fail(clscan_context *ctx, clscan_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Records "<call> failed: <CL name> (<code>)" and returns the status the code maps to. */
+clscan_status clscan__fail_cl(clscan_context *ctx, const char *call, cl_int err);
+/* Scratch buffer of at least bytes for a block-sum level (grown on demand). Lock held. */
+clscan_status clscan__scratch(clscan_context *ctx, unsigned level, size_t bytes, cl_mem *out);
+/* Enqueues a kernel; on an out-of-order application queue a barrier follows, so commands stay ordered. */
+clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what);
+/* The tuning in force for this type on this context (override, policy, device limits). */
+clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type);
+/* Internal, for tests and experiments: force wg_size/items (0, 0 returns to the policy). */
+void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items);
+/* Internal, for tests: the cache counters of this context. */
+clscan__stats clscan__context_stats(const clscan_context *ctx);
+
+/* ---- argument checks (validate.c) ----------------------------------------- */
+int clscan__type_valid(clscan_type type);
+int clscan__op_valid(clscan_op op);
+/* Checks that buf belongs to ctx, holds n elements of elem bytes, and allows the access
+ * (want_read / want_write). Records the problem and returns INVALID_ARGUMENT. */
+clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *what, size_t n, size_t elem,
+                                   int want_read, int want_write);
+/* INVALID_ARGUMENT when a and b overlap in memory, unless identical and same_allowed. */
+clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, cl_mem b, size_t bytes, int same_allowed);
+
+/* ---- scans (scan.c) ------------------------------------------------------- */
+/* Validated, lock held: enqueue the scan of n > 0 elements. */
+clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                   clscan_op op, int exclusive);
+
+#endif /* CLSCAN_INTERNAL_H */

@@ -1,0 +1,320 @@
+/* Programs: the one function that writes the #define block, the concatenation of the sources, the
+ * in-memory cache (one built program per configuration per context) and the on-disk binary cache
+ * keyed by device identity, source and options. Disk files are written to a temporary name and
+ * renamed; anything unreadable, corrupt or rejected by the driver is rebuilt from source and replaced. */
+#include "internal.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char build_options[] = "-cl-std=CL1.2";
+static const char cache_magic[16] = "CLSCAN-BINARY-1\n";
+
+static const char *type_define(clscan_type t)
+{
+    static const char *const names[] = {"INT32", "UINT32", "INT64", "UINT64", "FLOAT", "DOUBLE"};
+    return names[t];
+}
+
+static const char *op_define(clscan_op op)
+{
+    static const char *const names[] = {"ADD", "MUL", "MIN", "MAX"};
+    return names[op];
+}
+
+int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
+{
+    return snprintf(buf, len,
+                    "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
+                    "#define WG_SIZE %u\n#define ITEMS %u\n",
+                    type_define(cfg->type), op_define(cfg->op),
+                    cfg->wg == CLSCAN_WG_BLELLOCH ? "BLELLOCH" : "HILLIS_STEELE", cfg->wg_size, cfg->items);
+}
+
+/* ---- hashing: two independent 64-bit FNV-1a streams make the 128-bit key --------------------- */
+typedef struct hash128 { uint64_t a, b; } hash128;
+
+static void hash_bytes(hash128 *h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h->a = (h->a ^ p[i]) * 0x100000001b3ull;
+        h->b = (h->b ^ p[i]) * 0x100000001b3ull;
+        h->b ^= h->b >> 29;
+    }
+}
+
+/* Each field is followed by a zero byte so that ("ab","c") and ("a","bc") differ. */
+static void hash_field(hash128 *h, const char *s)
+{
+    hash_bytes(h, s, strlen(s) + 1);
+}
+
+static uint64_t checksum64(const void *data, size_t len)
+{
+    hash128 h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+    hash_bytes(&h, data, len);
+    return h.a ^ (h.b << 1);
+}
+
+void clscan__cache_key(const clscan__device_info *dev, const char *source, const char *options, char hex[33])
+{
+    hash128 h = {0xcbf29ce484222325ull, 0x6c62272e07bb0142ull};
+    const char *fields[] = {dev->platform, dev->platform_version, dev->name, dev->vendor,
+                            dev->version, dev->driver, options, source};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        hash_field(&h, fields[i]);
+    snprintf(hex, 33, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+}
+
+void clscan__default_cache_dir(char *buf, size_t len)
+{
+    const char *dir = getenv("CLSCAN_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (dir && dir[0])
+        snprintf(buf, len, "%s", dir);
+    else if (xdg && xdg[0])
+        snprintf(buf, len, "%s/clscan", xdg);
+    else if (home && home[0])
+        snprintf(buf, len, "%s/.cache/clscan", home);
+    else
+        buf[0] = '\0';
+}
+
+/* ---- the disk cache ------------------------------------------------------------------------- */
+static void cache_path(const clscan_context *ctx, const char *key, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s.bin", ctx->cache_dir, key);
+}
+
+/* Reads and checks a cache file; NULL when absent, short, or not what the header promises. */
+static unsigned char *cache_read(const char *path, const char *key, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char magic[16], stored_key[32];
+    uint64_t len = 0, sum = 0;
+    unsigned char *bin = NULL;
+    if (fread(magic, 1, 16, f) == 16 && memcmp(magic, cache_magic, 16) == 0 &&
+        fread(stored_key, 1, 32, f) == 32 && memcmp(stored_key, key, 32) == 0 &&
+        fread(&len, sizeof len, 1, f) == 1 && fread(&sum, sizeof sum, 1, f) == 1 &&
+        len > 0 && len < ((uint64_t)1 << 31) && (bin = malloc((size_t)len)) != NULL) {
+        if (fread(bin, 1, (size_t)len, f) != len || fgetc(f) != EOF || checksum64(bin, (size_t)len) != sum) {
+            free(bin);
+            bin = NULL;
+        }
+    }
+    fclose(f);
+    *size = (size_t)len;
+    return bin;
+}
+
+static void make_dirs(const char *dir)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(tmp, 0755);
+            *p = '/';
+        }
+    mkdir(tmp, 0755);
+}
+
+/* Best effort: an unwritable cache costs a rebuild next time, nothing else. */
+static int cache_write(clscan_context *ctx, const char *key, const unsigned char *bin, size_t size)
+{
+    char path[4200], tmp[4300];
+    make_dirs(ctx->cache_dir);
+    cache_path(ctx, key, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.%ld.%p.tmp", path, (long)getpid(), (void *)ctx);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return 0;
+    uint64_t len = size, sum = checksum64(bin, size);
+    int ok = fwrite(cache_magic, 1, 16, f) == 16 && fwrite(key, 1, 32, f) == 32 &&
+             fwrite(&len, sizeof len, 1, f) == 1 && fwrite(&sum, sizeof sum, 1, f) == 1 &&
+             fwrite(bin, 1, size, f) == size;
+    ok = (fclose(f) == 0) && ok;
+    if (ok && rename(tmp, path) == 0)
+        return 1;
+    unlink(tmp);
+    return 0;
+}
+
+static unsigned char *program_binary(cl_program prog, cl_device_id dev, size_t *size)
+{
+    cl_uint ndev = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, NULL) != CL_SUCCESS || ndev != 1 ||
+        clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL) != CL_SUCCESS || *size == 0)
+        return NULL;
+    (void)dev;
+    unsigned char *bin = malloc(*size);
+    if (bin && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
+        free(bin);
+        bin = NULL;
+    }
+    return bin;
+}
+
+/* ---- building ------------------------------------------------------------------------------- */
+static char *assemble_source(const clscan_context *ctx, const clscan__config *cfg)
+{
+    char defines[512];
+    int dlen = clscan__write_defines(cfg, defines, sizeof defines);
+    size_t total = (size_t)dlen + 1;
+    for (int i = 0; i < CLSCAN__SRC_COUNT; i++)
+        total += strlen(ctx->sources.text[i]) + 64 + strlen(clscan__source_file_name((clscan__source_id)i));
+    char *src = malloc(total);
+    if (!src)
+        return NULL;
+    size_t used = (size_t)snprintf(src, total, "%s", defines);
+    for (int i = 0; i < CLSCAN__SRC_COUNT; i++)
+        used += (size_t)snprintf(src + used, total - used, "\n#line 1 /* %s */\n%s",
+                                 clscan__source_file_name((clscan__source_id)i), ctx->sources.text[i]);
+    return src;
+}
+
+static clscan_status build_failed(clscan_context *ctx, cl_program prog, cl_int err)
+{
+    size_t len = 0;
+    char log[12000] = "";
+    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) == CL_SUCCESS && len > 0)
+        clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, len < sizeof log ? len : sizeof log,
+                              len < sizeof log ? log : NULL, NULL);
+    log[sizeof log - 1] = '\0';
+    if (len >= sizeof log)   /* too long to fetch whole: say so rather than fetch a cut copy */
+        snprintf(log, sizeof log, "(build log of %zu bytes is too long to keep)", len);
+    return clscan__fail(ctx, CLSCAN_BUILD_FAILED, "clBuildProgram failed: %s (%d); sources from %s; build log:\n%s",
+                        clscan__cl_error_name(err), err, ctx->sources.dir, log);
+}
+
+/* Tries the disk cache; a program that loads and links from it, or NULL. */
+static cl_program load_cached(clscan_context *ctx, const char *key)
+{
+    char path[4200];
+    size_t size = 0;
+    cache_path(ctx, key, path, sizeof path);
+    unsigned char *bin = cache_read(path, key, &size);
+    if (!bin) {
+        if (access(path, F_OK) == 0)
+            ctx->stats.binary_rejects++;   /* present but corrupt: rebuilt below, then replaced */
+        return NULL;
+    }
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    const unsigned char *bins[1] = {bin};
+    cl_program prog = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &size, bins, &status, &err);
+    free(bin);
+    if (prog && err == CL_SUCCESS && status == CL_SUCCESS &&
+        clBuildProgram(prog, 1, &ctx->device, build_options, NULL, NULL) == CL_SUCCESS) {
+        ctx->stats.binary_loads++;
+        return prog;
+    }
+    if (prog)
+        clReleaseProgram(prog);
+    ctx->stats.binary_rejects++;
+    return NULL;
+}
+
+static clscan_status build_from_source(clscan_context *ctx, const char *source, const char *key, cl_program *out)
+{
+    cl_int err = CL_SUCCESS;
+    cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
+    if (!prog || err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clCreateProgramWithSource", err);
+    err = clBuildProgram(prog, 1, &ctx->device, build_options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clscan_status st = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS
+                               ? build_failed(ctx, prog, err) : clscan__fail_cl(ctx, "clBuildProgram", err);
+        clReleaseProgram(prog);
+        return st;
+    }
+    ctx->stats.source_builds++;
+    if (ctx->cache_on) {
+        size_t size = 0;
+        unsigned char *bin = program_binary(prog, ctx->device, &size);
+        if (bin && cache_write(ctx, key, bin, size))
+            ctx->stats.binary_writes++;
+        free(bin);
+    }
+    *out = prog;
+    return CLSCAN_SUCCESS;
+}
+
+static clscan_status create_kernel(clscan_context *ctx, cl_program prog, const char *name, unsigned wg, cl_kernel *out)
+{
+    cl_int err = CL_SUCCESS;
+    *out = clCreateKernel(prog, name, &err);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clCreateKernel", err);
+    size_t max_wg = 0;
+    err = clGetKernelWorkGroupInfo(*out, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clGetKernelWorkGroupInfo", err);
+    if (max_wg < wg)
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "kernel %s runs at most %zu work-items a group on %s, %u needed",
+                            name, max_wg, ctx->info.name, wg);
+    return CLSCAN_SUCCESS;
+}
+
+static void program_free(clscan__program *p)
+{
+    if (p->scan_tiles) clReleaseKernel(p->scan_tiles);
+    if (p->add_offsets) clReleaseKernel(p->add_offsets);
+    if (p->program) clReleaseProgram(p->program);
+    free(p);
+}
+
+void clscan__programs_free(clscan__program *list)
+{
+    while (list) {
+        clscan__program *next = list->next;
+        program_free(list);
+        list = next;
+    }
+}
+
+static int same_config(const clscan__config *a, const clscan__config *b)
+{
+    return a->type == b->type && a->op == b->op && a->wg == b->wg && a->wg_size == b->wg_size && a->items == b->items;
+}
+
+clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg, clscan__program **out)
+{
+    for (clscan__program *p = ctx->programs; p; p = p->next)
+        if (same_config(&p->config, cfg)) {
+            *out = p;
+            return CLSCAN_SUCCESS;
+        }
+    clscan__program *p = calloc(1, sizeof *p);
+    char *source = assemble_source(ctx, cfg);
+    if (!p || !source) {
+        free(p);
+        free(source);
+        return clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "host allocation failed while assembling a program");
+    }
+    p->config = *cfg;
+    char key[33];
+    clscan__cache_key(&ctx->info, source, build_options, key);
+    clscan_status st = CLSCAN_SUCCESS;
+    p->program = ctx->cache_on ? load_cached(ctx, key) : NULL;
+    if (!p->program)
+        st = build_from_source(ctx, source, key, &p->program);
+    free(source);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "scan_tiles", cfg->wg_size, &p->scan_tiles);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "add_offsets", cfg->wg_size, &p->add_offsets);
+    if (st != CLSCAN_SUCCESS) {
+        program_free(p);
+        return st;
+    }
+    p->next = ctx->programs;
+    ctx->programs = p;
+    *out = p;
+    return CLSCAN_SUCCESS;
+}

@@ -1,0 +1,171 @@
+/* Scan dispatch. Public entry points validate, take the lock and call clscan__scan_enqueue, which
+ * runs the hierarchical block-sum strategy: scan tiles and keep their totals, scan the totals the
+ * same way (as many levels as n needs), then fold each level's prefixes back down. */
+#include "internal.h"
+#include <string.h>
+
+/* Work-groups launched per kernel; more tiles than this are walked by each group in turn. */
+#define CLSCAN__MAX_GROUPS 65536u
+
+static size_t tiles_of(size_t n, size_t tile) { return n / tile + (n % tile != 0); }
+
+static clscan_status launch(clscan_context *ctx, cl_kernel k, size_t tiles, unsigned wg, const char *what)
+{
+    size_t groups = tiles < CLSCAN__MAX_GROUPS ? tiles : CLSCAN__MAX_GROUPS;
+    return clscan__enqueue(ctx, k, groups * wg, wg, what);
+}
+
+static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
+                                cl_mem totals, size_t n, size_t tiles, int exclusive)
+{
+    cl_ulong n64 = n, tiles64 = tiles;
+    cl_uint excl = exclusive != 0;
+    cl_kernel k = p->scan_tiles;
+    cl_int err = clSetKernelArg(k, 0, sizeof in, &in);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof out, &out);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 2, sizeof totals, totals ? &totals : NULL);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 3, sizeof n64, &n64);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 4, sizeof tiles64, &tiles64);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 5, sizeof excl, &excl);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clSetKernelArg (scan_tiles)", err);
+    return launch(ctx, k, tiles, p->config.wg_size, "scan_tiles");
+}
+
+static clscan_status add_offsets(clscan_context *ctx, const clscan__program *p, cl_mem out, cl_mem prefix,
+                                 size_t n, size_t tiles)
+{
+    cl_ulong n64 = n, tiles64 = tiles;
+    cl_kernel k = p->add_offsets;
+    cl_int err = clSetKernelArg(k, 0, sizeof out, &out);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof prefix, &prefix);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 2, sizeof n64, &n64);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 3, sizeof tiles64, &tiles64);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clSetKernelArg (add_offsets)", err);
+    return launch(ctx, k, tiles, p->config.wg_size, "add_offsets");
+}
+
+static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
+                               size_t n, int exclusive)
+{
+    const size_t tile = (size_t)p->config.wg_size * p->config.items, elem = clscan_type_size(p->config.type);
+    size_t elems[CLSCAN__MAX_LEVELS];
+    cl_mem level[CLSCAN__MAX_LEVELS];
+    unsigned levels = clscan__block_sum_levels(n, tile, elems);
+    if (levels == CLSCAN__MAX_LEVELS && elems[levels - 1] > tile)
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "n = %zu needs more than %d block-sum levels at tile %zu",
+                            n, CLSCAN__MAX_LEVELS, tile);
+    /* All scratch first: a failed allocation must leave the output untouched. */
+    for (unsigned l = 0; l < levels; l++) {
+        clscan_status st = clscan__scratch(ctx, l, elems[l] * elem, &level[l]);
+        if (st != CLSCAN_SUCCESS)
+            return st;
+    }
+    clscan_status st = scan_tiles(ctx, p, in, out, levels ? level[0] : NULL, n, tiles_of(n, tile), exclusive);
+    /* Totals are scanned exclusively: each tile then adds the combination of all tiles before it. */
+    for (unsigned l = 0; st == CLSCAN_SUCCESS && l < levels; l++)
+        st = scan_tiles(ctx, p, level[l], level[l], l + 1 < levels ? level[l + 1] : NULL, elems[l],
+                        tiles_of(elems[l], tile), 1);
+    for (unsigned l = levels; st == CLSCAN_SUCCESS && l-- > 1;)
+        st = add_offsets(ctx, p, level[l - 1], level[l], elems[l - 1], elems[l]);
+    if (st == CLSCAN_SUCCESS && levels)
+        st = add_offsets(ctx, p, out, level[0], n, elems[0]);
+    return st;
+}
+
+clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                   clscan_op op, int exclusive)
+{
+    clscan__tuning t = clscan__context_tuning(ctx, type);
+    clscan__config cfg = {type, op, ctx->wg, t.wg_size, t.items};
+    if (cfg.wg == CLSCAN_WG_AUTO)
+        cfg.wg = clscan__policy_wg(&ctx->info, type, n);
+    clscan__program *p = NULL;
+    clscan_status st = clscan__get_program(ctx, &cfg, &p);
+    return st == CLSCAN_SUCCESS ? block_sum(ctx, p, in, out, n, exclusive) : st;
+}
+
+/* Everything a scan checks before it touches the device; in and out may be the same buffer. */
+static clscan_status check_scan(clscan_context *ctx, size_t n, clscan_type type, clscan_op op)
+{
+    if (!clscan__type_valid(type))
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_type %d", (int)type);
+    if (!clscan__op_valid(op))
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_op %d", (int)op);
+    if (n > SIZE_MAX / clscan_type_size(type))
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "n = %zu elements of %zu bytes overflows size_t",
+                            n, clscan_type_size(type));
+    if (!clscan__device_supports_type(&ctx->info, type))
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s has no %s support", ctx->info.name,
+                            type == CLSCAN_DOUBLE ? "fp64 (cl_khr_fp64)" : "64-bit integer");
+    return CLSCAN_SUCCESS;
+}
+
+static clscan_status scan_device(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                 clscan_op op, int exclusive)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = check_scan(ctx, n, type, op);
+    if (st == CLSCAN_SUCCESS && n > 0) {
+        size_t elem = clscan_type_size(type);
+        st = clscan__check_buffer(ctx, in, "in", n, elem, 1, 0);
+        if (st == CLSCAN_SUCCESS)
+            st = clscan__check_buffer(ctx, out, "out", n, elem, 0, 1);
+        if (st == CLSCAN_SUCCESS)
+            st = clscan__check_overlap(ctx, in, out, n * elem, 1);
+        if (st == CLSCAN_SUCCESS)
+            st = clscan__scan_enqueue(ctx, in, out, n, type, op, exclusive);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clscan_status clscan_inclusive_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, clscan_op op)
+{
+    return scan_device(ctx, in, out, n, type, op, 0);
+}
+
+clscan_status clscan_exclusive_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, clscan_op op)
+{
+    return scan_device(ctx, in, out, n, type, op, 1);
+}
+
+/* Host conveniences: one device buffer, scanned in place, read back with a blocking read. */
+static clscan_status scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type,
+                               clscan_op op, int exclusive)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = check_scan(ctx, n, type, op);
+    if (st == CLSCAN_SUCCESS && n > 0 && (!in || !out))
+        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is NULL", in ? "out" : "in");
+    if (st == CLSCAN_SUCCESS && n > 0) {
+        size_t bytes = n * clscan_type_size(type);
+        cl_int err = CL_SUCCESS;
+        cl_mem buf = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, (void *)in, &err);
+        if (err != CL_SUCCESS)
+            st = clscan__fail_cl(ctx, "clCreateBuffer (host scan)", err);
+        if (st == CLSCAN_SUCCESS)
+            st = clscan__scan_enqueue(ctx, buf, buf, n, type, op, exclusive);
+        if (st == CLSCAN_SUCCESS && (err = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL)) != CL_SUCCESS)
+            st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (host scan)", err);
+        if (buf)
+            clReleaseMemObject(buf);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clscan_status clscan_inclusive_scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type, clscan_op op)
+{
+    return scan_host(ctx, in, out, n, type, op, 0);
+}
+
+clscan_status clscan_exclusive_scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type, clscan_op op)
+{
+    return scan_host(ctx, in, out, n, type, op, 1);
+}

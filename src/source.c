@@ -1,0 +1,126 @@
+/* Finding and reading the .cl sources at run time. Where: $CLSCAN_KERNEL_DIR alone when it is set;
+ * else the source tree's cl/ when this library is the one in the build tree (so an installed copy
+ * never picks up a newer, edited tree), then share/clscan/cl beside the library's own directory
+ * (a relocated install), then the configured install directory. */
+#define _GNU_SOURCE
+#include "internal.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CLSCAN_SOURCE_CL_DIR
+#define CLSCAN_SOURCE_CL_DIR ""
+#endif
+#ifndef CLSCAN_BUILD_DIR
+#define CLSCAN_BUILD_DIR ""
+#endif
+#ifndef CLSCAN_INSTALL_CL_DIR
+#define CLSCAN_INSTALL_CL_DIR ""
+#endif
+
+static const char *const file_names[CLSCAN__SRC_COUNT] = {"types.clh", "workgroup.clh", "scan.cl"};
+
+const char *clscan__source_file_name(clscan__source_id id)
+{
+    return (unsigned)id < CLSCAN__SRC_COUNT ? file_names[id] : "?";
+}
+
+/* Reads a whole file; NULL with errno set when it cannot, or when it is empty (EINVAL). */
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    long len = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)len + 1)) != NULL) {
+        if (fread(buf, 1, (size_t)len, f) == (size_t)len)
+            buf[len] = '\0';
+        else {
+            free(buf);
+            buf = NULL;
+            errno = EIO;
+        }
+    } else if (len == 0)
+        errno = EINVAL;
+    fclose(f);
+    return buf;
+}
+
+static void append(char *err, size_t len, const char *fmt, const char *a, const char *b)
+{
+    size_t used = strlen(err);
+    if (used < len)
+        snprintf(err + used, len - used, fmt, a, b);
+}
+
+/* Loads every file from dir; on the first failure notes the path and why. */
+static int load_dir(clscan__sources *src, const char *dir, char *err, size_t err_len)
+{
+    char path[4096 + 64];
+    for (int i = 0; i < CLSCAN__SRC_COUNT; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, file_names[i]);
+        src->text[i] = read_file(path);
+        if (!src->text[i]) {
+            append(err, err_len, "\n  %s: %s", path, errno == EINVAL ? "empty file" : strerror(errno));
+            clscan__sources_free(src);
+            return 0;
+        }
+    }
+    snprintf(src->dir, sizeof src->dir, "%s", dir);
+    return 1;
+}
+
+/* The directory of the file that holds this code (the shared library, or the program it is linked into). */
+static int own_directory(char *buf, size_t len)
+{
+    Dl_info info;
+    if (!dladdr((void *)&clscan__sources_load, &info) || !info.dli_fname || !info.dli_fname[0])
+        return 0;
+    char *resolved = realpath(info.dli_fname, NULL);
+    if (!resolved)
+        return 0;
+    snprintf(buf, len, "%s", dirname(resolved));
+    free(resolved);
+    return 1;
+}
+
+static int is_under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return n > 0 && strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+clscan_status clscan__sources_load(clscan__sources *src, const char *env_dir, char *err, size_t err_len)
+{
+    memset(src, 0, sizeof *src);
+    snprintf(err, err_len, "kernel sources not found; paths tried:");
+    if (env_dir && env_dir[0])
+        return load_dir(src, env_dir, err, err_len) ? CLSCAN_SUCCESS : CLSCAN_KERNEL_NOT_FOUND;
+
+    char own[4096] = "", beside[4096 + 32] = "";
+    int have_own = own_directory(own, sizeof own);
+    if (have_own && is_under(own, CLSCAN_BUILD_DIR) && load_dir(src, CLSCAN_SOURCE_CL_DIR, err, err_len))
+        return CLSCAN_SUCCESS;
+    if (have_own) {
+        snprintf(beside, sizeof beside, "%s/../share/clscan/cl", own);
+        if (load_dir(src, beside, err, err_len))
+            return CLSCAN_SUCCESS;
+    }
+    if (CLSCAN_INSTALL_CL_DIR[0] && load_dir(src, CLSCAN_INSTALL_CL_DIR, err, err_len))
+        return CLSCAN_SUCCESS;
+    append(err, err_len, "\n%s%s", "set CLSCAN_KERNEL_DIR to the folder holding scan.cl", "");
+    return CLSCAN_KERNEL_NOT_FOUND;
+}
+
+void clscan__sources_free(clscan__sources *src)
+{
+    for (int i = 0; i < CLSCAN__SRC_COUNT; i++) {
+        free(src->text[i]);
+        src->text[i] = NULL;
+    }
+}

@@ -1,0 +1,65 @@
+/* Argument checks shared by every public operation: enum ranges, buffers (context, size via
+ * CL_MEM_SIZE, access flags) and overlap through sub-buffers. Each check records what is wrong and
+ * returns CLSCAN_INVALID_ARGUMENT before anything is enqueued. */
+#include "internal.h"
+
+int clscan__type_valid(clscan_type type) { return (unsigned)type <= CLSCAN_DOUBLE; }
+int clscan__op_valid(clscan_op op) { return (unsigned)op <= CLSCAN_MAX; }
+
+clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *what, size_t n, size_t elem,
+                                   int want_read, int want_write)
+{
+    if (!buf)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is NULL", what);
+    cl_mem_object_type type = 0;
+    cl_context owner = NULL;
+    cl_mem_flags flags = 0;
+    size_t size = 0;
+    cl_int err = clGetMemObjectInfo(buf, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_SUCCESS) err = clGetMemObjectInfo(buf, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
+    if (err == CL_SUCCESS) err = clGetMemObjectInfo(buf, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
+    if (err == CL_SUCCESS) err = clGetMemObjectInfo(buf, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is not a valid cl_mem: clGetMemObjectInfo gave %s (%d)",
+                            what, clscan__cl_error_name(err), err);
+    if (type != CL_MEM_OBJECT_BUFFER)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is an image, not a buffer", what);
+    if (owner != ctx->cl)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s belongs to another cl_context than this clscan context", what);
+    if (elem != 0 && n > SIZE_MAX / elem)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "n = %zu elements of %zu bytes overflows size_t", n, elem);
+    if (size < n * elem)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s holds %zu bytes, %zu elements of %zu bytes need %zu",
+                            what, size, n, elem, n * elem);
+    if (want_read && (flags & CL_MEM_WRITE_ONLY))
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is CL_MEM_WRITE_ONLY but is read", what);
+    if (want_write && (flags & CL_MEM_READ_ONLY))
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is CL_MEM_READ_ONLY but is written", what);
+    return CLSCAN_SUCCESS;
+}
+
+/* The buffer a sub-buffer was made from (or itself), and the byte offset into it. */
+static cl_mem root_of(cl_mem m, size_t *offset)
+{
+    cl_mem parent = NULL;
+    *offset = 0;
+    if (clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) != CL_SUCCESS || !parent)
+        return m;
+    clGetMemObjectInfo(m, CL_MEM_OFFSET, sizeof *offset, offset, NULL);
+    return parent;
+}
+
+clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, cl_mem b, size_t bytes, int same_allowed)
+{
+    size_t oa = 0, ob = 0;
+    cl_mem ra = root_of(a, &oa), rb = root_of(b, &ob);
+    if (ra != rb || bytes == 0)
+        return CLSCAN_SUCCESS;
+    if (oa == ob && same_allowed)
+        return CLSCAN_SUCCESS;
+    if (oa < ob + bytes && ob < oa + bytes)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT,
+                            "input and output overlap (same buffer at byte offsets %zu and %zu, %zu bytes each)%s",
+                            oa, ob, bytes, same_allowed ? "; only exactly the same range is allowed" : "");
+    return CLSCAN_SUCCESS;
+}
