@@ -137,10 +137,11 @@ clscan_status clscan_context_create(clscan_context **out, const char *device)
 
 clscan_status clscan_context_create_from_queue(clscan_context **out, cl_command_queue queue)
 {
+    if (out)
+        *out = NULL;
     if (!out || !queue)
         return clscan__fail(NULL, CLSCAN_INVALID_ARGUMENT, "clscan_context_create_from_queue: %s is NULL",
                             out ? "queue" : "ctx");
-    *out = NULL;
     clscan_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return clscan__fail(NULL, CLSCAN_OUT_OF_MEMORY, "host allocation of the context failed");

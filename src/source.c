@@ -1,7 +1,7 @@
 /* Finding and reading the .cl sources at run time. Where: $CLSCAN_KERNEL_DIR alone when it is set;
  * else the source tree's cl/ when this library is the one in the build tree (so an installed copy
- * never picks up a newer, edited tree), then share/clscan/cl beside the library's own directory
- * (a relocated install), then the configured install directory. */
+ * never picks up a newer, edited tree), then the install layout's cl folder relative to the library's
+ * own directory (a relocated install), then the configured install directory. */
 #define _GNU_SOURCE
 #include "internal.h"
 #include <dlfcn.h>
@@ -16,6 +16,9 @@
 #endif
 #ifndef CLSCAN_BUILD_DIR
 #define CLSCAN_BUILD_DIR ""
+#endif
+#ifndef CLSCAN_LIB_TO_CL
+#define CLSCAN_LIB_TO_CL "../share/clscan/cl"
 #endif
 #ifndef CLSCAN_INSTALL_CL_DIR
 #define CLSCAN_INSTALL_CL_DIR ""
@@ -89,10 +92,13 @@ static int own_directory(char *buf, size_t len)
     return 1;
 }
 
-static int is_under(const char *path, const char *dir)
+/* Whether the code runs from where this build put its own artefacts: the top of the build tree
+ * (library, tools) or its tests folder. Not anything below, e.g. a scratch install prefix. */
+static int in_build_tree(const char *dir)
 {
-    size_t n = strlen(dir);
-    return n > 0 && strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+    char tests[4200];
+    snprintf(tests, sizeof tests, "%s/tests", CLSCAN_BUILD_DIR);
+    return CLSCAN_BUILD_DIR[0] && (strcmp(dir, CLSCAN_BUILD_DIR) == 0 || strcmp(dir, tests) == 0);
 }
 
 clscan_status clscan__sources_load(clscan__sources *src, const char *env_dir, char *err, size_t err_len)
@@ -102,12 +108,12 @@ clscan_status clscan__sources_load(clscan__sources *src, const char *env_dir, ch
     if (env_dir && env_dir[0])
         return load_dir(src, env_dir, err, err_len) ? CLSCAN_SUCCESS : CLSCAN_KERNEL_NOT_FOUND;
 
-    char own[4096] = "", beside[4096 + 32] = "";
+    char own[4096] = "", beside[4096 + 256] = "";
     int have_own = own_directory(own, sizeof own);
-    if (have_own && is_under(own, CLSCAN_BUILD_DIR) && load_dir(src, CLSCAN_SOURCE_CL_DIR, err, err_len))
+    if (have_own && in_build_tree(own) && load_dir(src, CLSCAN_SOURCE_CL_DIR, err, err_len))
         return CLSCAN_SUCCESS;
     if (have_own) {
-        snprintf(beside, sizeof beside, "%s/../share/clscan/cl", own);
+        snprintf(beside, sizeof beside, "%s/%s", own, CLSCAN_LIB_TO_CL);
         if (load_dir(src, beside, err, err_len))
             return CLSCAN_SUCCESS;
     }

@@ -1,0 +1,35 @@
+# ctest driver: install the build tree into a scratch prefix, then build and run consumer.c against
+# it twice: through find_package(clscan CONFIG) and through pkg-config. Fails on any step.
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+set(ENV{CLSCAN_CACHE_DIR} "${WORK_DIR}/cache")
+
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  message("${out}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
+  endif()
+endfunction()
+
+step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
+step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/consumer" -B "${WORK_DIR}/cmake-build"
+     "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}")
+step(${CMAKE_COMMAND} --build "${WORK_DIR}/cmake-build")
+step("${WORK_DIR}/cmake-build/consumer")
+
+find_program(PKG_CONFIG pkg-config REQUIRED)
+file(GLOB_RECURSE pc_files "${prefix}/*/clscan.pc")
+list(GET pc_files 0 pc_file)
+get_filename_component(pc_dir "${pc_file}" DIRECTORY)
+set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
+execute_process(COMMAND ${PKG_CONFIG} --cflags --libs clscan OUTPUT_VARIABLE flags RESULT_VARIABLE rc
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "pkg-config --cflags --libs clscan failed")
+endif()
+execute_process(COMMAND ${PKG_CONFIG} --variable=libdir clscan OUTPUT_VARIABLE libdir OUTPUT_STRIP_TRAILING_WHITESPACE)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+step(${CMAKE_C_COMPILER} -std=c99 -Wall -Wextra -Werror "${SOURCE_DIR}/tests/consumer/consumer.c" ${flags}
+     "-Wl,-rpath,${libdir}" -o "${WORK_DIR}/consumer-pc")
+step("${WORK_DIR}/consumer-pc")

@@ -1,0 +1,164 @@
+/* CPU references and helpers for the tests (see ref.h). Floats are checked against a sum in a wider
+ * type with the reassociation bound the API promises; integers through unsigned arithmetic. */
+#include "ref.h"
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+uint64_t ref_seed(const char *test_name)
+{
+    const char *env = getenv("CLSCAN_TEST_SEED");
+    uint64_t seed = env && env[0] ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+    printf("[ seed     ] %s: CLSCAN_TEST_SEED=%" PRIu64 " replays this run\n", test_name, seed);
+    fflush(stdout);
+    return seed;
+}
+
+uint64_t ref_next(uint64_t *s)   /* splitmix64 */
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static double unit(uint64_t *rng) { return (double)(ref_next(rng) >> 11) / (double)(1ull << 53); }
+
+void ref_fill(void *data, size_t n, clscan_type type, clscan_op op, uint64_t *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = ref_next(rng) | (op == CLSCAN_MUL);
+        double f = op == CLSCAN_MUL ? 0.999 + 0.002 * unit(rng) : 2.0 * unit(rng) - 1.0;
+        switch (type) {
+        case CLSCAN_INT32: case CLSCAN_UINT32: ((uint32_t *)data)[i] = (uint32_t)r; break;
+        case CLSCAN_INT64: case CLSCAN_UINT64: ((uint64_t *)data)[i] = r; break;
+        case CLSCAN_FLOAT: ((float *)data)[i] = (float)f; break;
+        case CLSCAN_DOUBLE: ((double *)data)[i] = f; break;
+        }
+    }
+}
+
+const char *ref_type_name(clscan_type t)
+{
+    static const char *const names[] = {"int32", "uint32", "int64", "uint64", "float", "double"};
+    return (unsigned)t < 6 ? names[t] : "?";
+}
+
+const char *ref_op_name(clscan_op op)
+{
+    static const char *const names[] = {"add", "mul", "min", "max"};
+    return (unsigned)op < 4 ? names[op] : "?";
+}
+
+/* Integer scans: one function per width, signedness only matters for min/max. */
+#define REF_INT_CHECK(NAME, T, U, TMAX, TMIN, FMT)                                                          \
+    static int NAME(const T *in, const T *got, size_t n, clscan_op op, int excl, char *msg, size_t len)     \
+    {                                                                                                       \
+        T acc = op == CLSCAN_ADD ? 0 : op == CLSCAN_MUL ? 1 : op == CLSCAN_MIN ? TMAX : TMIN;               \
+        for (size_t i = 0; i < n; i++) {                                                                    \
+            T before = acc, x = in[i];                                                                      \
+            switch (op) {                                                                                   \
+            case CLSCAN_ADD: acc = (T)((U)acc + (U)x); break;                                               \
+            case CLSCAN_MUL: acc = (T)((U)acc * (U)x); break;                                               \
+            case CLSCAN_MIN: acc = x < acc ? x : acc; break;                                                \
+            case CLSCAN_MAX: acc = x > acc ? x : acc; break;                                                \
+            }                                                                                               \
+            T want = excl ? before : acc;                                                                   \
+            if (got[i] != want) {                                                                           \
+                snprintf(msg, len, "element %zu of %zu: got " FMT ", want " FMT, i, n, got[i], want);        \
+                return 0;                                                                                   \
+            }                                                                                               \
+        }                                                                                                   \
+        return 1;                                                                                           \
+    }
+REF_INT_CHECK(check_i32, int32_t, uint32_t, INT32_MAX, INT32_MIN, "%" PRId32)
+REF_INT_CHECK(check_u32, uint32_t, uint32_t, UINT32_MAX, 0, "%" PRIu32)
+REF_INT_CHECK(check_i64, int64_t, uint64_t, INT64_MAX, INT64_MIN, "%" PRId64)
+REF_INT_CHECK(check_u64, uint64_t, uint64_t, UINT64_MAX, 0, "%" PRIu64)
+
+/* Float scans: the exact value in long double, the bound from the running sum of magnitudes. */
+#define REF_FLOAT_CHECK(NAME, T, EPS)                                                                       \
+    static int NAME(const T *in, const T *got, size_t n, clscan_op op, int excl, char *msg, size_t len)     \
+    {                                                                                                       \
+        long double acc = op == CLSCAN_ADD ? 0 : op == CLSCAN_MUL ? 1 : op == CLSCAN_MIN ? INFINITY : -INFINITY; \
+        long double mag = 0;                                                                                \
+        for (size_t i = 0; i < n; i++) {                                                                    \
+            long double before = acc, before_mag = mag, x = in[i];                                          \
+            switch (op) {                                                                                   \
+            case CLSCAN_ADD: acc += x; break;                                                               \
+            case CLSCAN_MUL: acc *= x; break;                                                               \
+            case CLSCAN_MIN: acc = fminl(acc, x); break;                                                    \
+            case CLSCAN_MAX: acc = fmaxl(acc, x); break;                                                    \
+            }                                                                                               \
+            mag += fabsl(x);                                                                                \
+            long double want = excl ? before : acc, m = excl ? before_mag : mag;                            \
+            long double steps = (long double)(excl ? i : i + 1);                                            \
+            long double tol = op == CLSCAN_ADD ? (steps + 1) * EPS * m                                      \
+                              : op == CLSCAN_MUL ? (steps + 1) * EPS * fabsl(want) : 0;                     \
+            int ok = (op == CLSCAN_MIN || op == CLSCAN_MAX || (excl && i == 0))                              \
+                         ? (long double)got[i] == (long double)(T)want                                      \
+                         : fabsl((long double)got[i] - want) <= tol;                                        \
+            if (!ok) {                                                                                      \
+                snprintf(msg, len, "element %zu of %zu: got %.17Lg, want %.17Lg (tolerance %.3Lg)", i, n,   \
+                         (long double)got[i], want, tol);                                                   \
+                return 0;                                                                                   \
+            }                                                                                               \
+        }                                                                                                   \
+        return 1;                                                                                           \
+    }
+REF_FLOAT_CHECK(check_f32, float, FLT_EPSILON)
+REF_FLOAT_CHECK(check_f64, double, DBL_EPSILON)
+
+int ref_check_scan(const void *in, const void *got, size_t n, clscan_type type, clscan_op op, int exclusive,
+                   char *msg, size_t len)
+{
+    switch (type) {
+    case CLSCAN_INT32: return check_i32(in, got, n, op, exclusive, msg, len);
+    case CLSCAN_UINT32: return check_u32(in, got, n, op, exclusive, msg, len);
+    case CLSCAN_INT64: return check_i64(in, got, n, op, exclusive, msg, len);
+    case CLSCAN_UINT64: return check_u64(in, got, n, op, exclusive, msg, len);
+    case CLSCAN_FLOAT: return check_f32(in, got, n, op, exclusive, msg, len);
+    case CLSCAN_DOUBLE: return check_f64(in, got, n, op, exclusive, msg, len);
+    }
+    snprintf(msg, len, "unknown type");
+    return 0;
+}
+
+cl_mem ref_buffer(clscan_context *ctx, size_t bytes, const void *init)
+{
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(clscan_context_cl_context(ctx), CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &err);
+    if (err != CL_SUCCESS)
+        return NULL;
+    unsigned char poison = REF_POISON;
+    if (init)
+        err = clEnqueueWriteBuffer(clscan_context_queue(ctx), m, CL_TRUE, 0, bytes, init, 0, NULL, NULL);
+    else
+        err = clEnqueueFillBuffer(clscan_context_queue(ctx), m, &poison, 1, 0, bytes ? bytes : 1, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(clscan_context_queue(ctx));
+    if (err != CL_SUCCESS) {
+        clReleaseMemObject(m);
+        return NULL;
+    }
+    return m;
+}
+
+int ref_read(clscan_context *ctx, cl_mem buf, size_t bytes, void *out)
+{
+    return bytes == 0 ||
+           clEnqueueReadBuffer(clscan_context_queue(ctx), buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL) == CL_SUCCESS;
+}
+
+int ref_is_poison(const void *data, size_t bytes)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < bytes; i++)
+        if (p[i] != REF_POISON)
+            return 0;
+    return 1;
+}

@@ -1,0 +1,31 @@
+/* Shared test helpers: a replayable random generator, input data per type and operator, CPU
+ * reference scans, exact/tolerant comparison, and small OpenCL buffer utilities. */
+#ifndef CLSCAN_TEST_REF_H
+#define CLSCAN_TEST_REF_H
+#include <clscan/clscan.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* Seed from $CLSCAN_TEST_SEED if set, else from the clock; printed so that a failure replays. */
+uint64_t ref_seed(const char *test_name);
+uint64_t ref_next(uint64_t *state);
+
+/* Random data suited to op: full-range integers (odd ones for MUL, so products never collapse to 0),
+ * floats in [-1, 1] for ADD/MIN/MAX and in [0.999, 1.001] for MUL. */
+void ref_fill(void *data, size_t n, clscan_type type, clscan_op op, uint64_t *rng);
+
+/* Checks got against a scan of in computed on the CPU: integers exactly with wrap-around,
+ * min/max exactly, float add within (i+1)*eps*sum|x| and float mul within (i+1)*eps*|exact|.
+ * Returns 1 when all match; else 0 with the first mismatch described in msg. */
+int ref_check_scan(const void *in, const void *got, size_t n, clscan_type type, clscan_op op, int exclusive,
+                   char *msg, size_t msg_len);
+
+const char *ref_type_name(clscan_type type);
+const char *ref_op_name(clscan_op op);
+
+/* Byte pattern written into outputs before a run, so that an element the library never wrote shows. */
+#define REF_POISON 0xA5
+cl_mem ref_buffer(clscan_context *ctx, size_t bytes, const void *init);   /* init NULL: poisoned */
+int ref_read(clscan_context *ctx, cl_mem buf, size_t bytes, void *out);   /* blocking; 1 on success */
+int ref_is_poison(const void *data, size_t bytes);
+#endif

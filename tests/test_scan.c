@@ -1,0 +1,168 @@
+/* Scans against the CPU reference: every type x operator x inclusive/exclusive x in place or not,
+ * for every work-group algorithm of the block-sum strategy, at sizes around every boundary of the
+ * tiling in force for the type (work-group, tile, multiples, tile^2 for two and three levels).
+ * Outputs are poisoned before each run. $CLSCAN_TEST_SEED replays a run. */
+#include "internal.h"
+#include "ref.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static clscan_context *ctx;
+static uint64_t rng;
+
+static int setup(void **state)
+{
+    (void)state;
+    rng = ref_seed("test_scan");
+    clscan_status st = clscan_context_create(&ctx, NULL);
+    if (st != CLSCAN_SUCCESS)
+        fprintf(stderr, "context: %s: %s\n", clscan_status_string(st), clscan_last_error(NULL));
+    return st == CLSCAN_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    clscan_context_release(ctx);
+    return 0;
+}
+
+/* The boundary sizes for this type's tiling, plus fixed and random ones. */
+static size_t test_sizes(clscan_type type, size_t *sizes, size_t cap)
+{
+    clscan__tuning t = clscan__context_tuning(ctx, type);
+    size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items, k = 0;
+    const size_t fixed[] = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 10007, (1u << 20) + 123};
+    const size_t around[] = {wg, tile, 2 * tile, 3 * tile, tile * tile};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && k < cap; i++)
+        sizes[k++] = fixed[i];
+    for (size_t i = 0; i < sizeof around / sizeof around[0] && k + 3 <= cap; i++)
+        for (int d = -1; d <= 1; d++)
+            sizes[k++] = around[i] + (size_t)d;
+    for (int i = 0; i < 3 && k < cap; i++)
+        sizes[k++] = 1 + ref_next(&rng) % 300000;
+    return k;
+}
+
+/* One scan on device buffers; returns 1 when it matches the reference. */
+static int run_one(size_t n, clscan_type type, clscan_op op, int exclusive, int in_place, void *in, void *got)
+{
+    size_t bytes = n * clscan_type_size(type);
+    ref_fill(in, n, type, op, &rng);
+    cl_mem a = ref_buffer(ctx, bytes, in), b = in_place ? a : ref_buffer(ctx, bytes, NULL);
+    assert_non_null(a);
+    assert_non_null(b);
+    clscan_status st = exclusive ? clscan_exclusive_scan(ctx, a, b, n, type, op)
+                                 : clscan_inclusive_scan(ctx, a, b, n, type, op);
+    if (st != CLSCAN_SUCCESS)
+        fail_msg("%s %s n=%zu: %s: %s", ref_type_name(type), ref_op_name(op), n, clscan_status_string(st),
+                 clscan_last_error(ctx));
+    assert_int_equal(ref_read(ctx, b, bytes, got), 1);
+    char msg[256] = "";
+    int ok = ref_check_scan(in, got, n, type, op, exclusive, msg, sizeof msg);
+    if (!ok)
+        print_error("%s %s %s%s n=%zu: %s\n", exclusive ? "exclusive" : "inclusive", ref_type_name(type),
+                    ref_op_name(op), in_place ? " in place" : "", n, msg);
+    if (!in_place) {   /* the input must be untouched */
+        void *after = malloc(bytes ? bytes : 1);
+        assert_int_equal(ref_read(ctx, a, bytes, after), 1);
+        ok = ok && memcmp(after, in, bytes) == 0;
+        free(after);
+        clReleaseMemObject(b);
+    }
+    clReleaseMemObject(a);
+    return ok;
+}
+
+static void scan_matrix(clscan_type type, clscan_wg_algorithm wg)
+{
+    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, wg), CLSCAN_SUCCESS);
+    size_t sizes[64], count = test_sizes(type, sizes, 64), max = 0;
+    for (size_t i = 0; i < count; i++)
+        max = sizes[i] > max ? sizes[i] : max;
+    void *in = malloc(max * 8 + 8), *got = malloc(max * 8 + 8);
+    assert_non_null(in);
+    assert_non_null(got);
+    int failures = 0;
+    for (size_t i = 0; i < count; i++)
+        for (int op = CLSCAN_ADD; op <= CLSCAN_MAX; op++)
+            for (int mode = 0; mode < 4; mode++)
+                failures += !run_one(sizes[i], type, (clscan_op)op, mode & 1, mode >> 1, in, got);
+    free(in);
+    free(got);
+    assert_int_equal(failures, 0);
+}
+
+#define SCAN_TEST(T, W)                                                                                 \
+    static void test_##T##_##W(void **state)                                                            \
+    {                                                                                                   \
+        (void)state;                                                                                    \
+        if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T))                                      \
+            skip();                                                                                     \
+        scan_matrix(CLSCAN_##T, CLSCAN_WG_##W);                                                         \
+    }
+#define SCAN_TESTS(W) SCAN_TEST(INT32, W) SCAN_TEST(UINT32, W) SCAN_TEST(INT64, W) SCAN_TEST(UINT64, W) \
+                      SCAN_TEST(FLOAT, W) SCAN_TEST(DOUBLE, W)
+SCAN_TESTS(HILLIS_STEELE)
+SCAN_TESTS(BLELLOCH)
+SCAN_TESTS(AUTO)
+
+/* Small tiles force four block-sum levels at moderate n. */
+static void test_deep_recursion(void **state)
+{
+    (void)state;
+    clscan__set_tuning(ctx, 8, 2);   /* tile 16: 16^4 + 5 needs four levels of totals */
+    size_t n = 16 * 16 * 16 * 16 + 5;
+    void *in = malloc(n * 8), *got = malloc(n * 8);
+    int failures = 0;
+    for (int wg = CLSCAN_WG_HILLIS_STEELE; wg <= CLSCAN_WG_BLELLOCH; wg++) {
+        assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, (clscan_wg_algorithm)wg), CLSCAN_SUCCESS);
+        failures += !run_one(n, CLSCAN_INT32, CLSCAN_ADD, 0, 0, in, got);
+        failures += !run_one(n, CLSCAN_INT64, CLSCAN_MAX, 1, 1, in, got);
+        failures += !run_one(n, CLSCAN_FLOAT, CLSCAN_ADD, 1, 0, in, got);
+    }
+    clscan__set_tuning(ctx, 0, 0);
+    free(in);
+    free(got);
+    assert_int_equal(failures, 0);
+}
+
+/* The host conveniences, in place and not, against the same reference. */
+static void test_host_api(void **state)
+{
+    (void)state;
+    size_t n = 50000;
+    int64_t *in = malloc(n * 8), *out = malloc(n * 8);
+    for (int excl = 0; excl < 2; excl++) {
+        char msg[256] = "";
+        ref_fill(in, n, CLSCAN_INT64, CLSCAN_ADD, &rng);
+        memset(out, REF_POISON, n * 8);
+        assert_int_equal(excl ? clscan_exclusive_scan_host(ctx, in, out, n, CLSCAN_INT64, CLSCAN_ADD)
+                              : clscan_inclusive_scan_host(ctx, in, out, n, CLSCAN_INT64, CLSCAN_ADD), CLSCAN_SUCCESS);
+        assert_true(ref_check_scan(in, out, n, CLSCAN_INT64, CLSCAN_ADD, excl, msg, sizeof msg));
+        int64_t *copy = malloc(n * 8);
+        memcpy(copy, in, n * 8);
+        assert_int_equal(excl ? clscan_exclusive_scan_host(ctx, copy, copy, n, CLSCAN_INT64, CLSCAN_ADD)
+                              : clscan_inclusive_scan_host(ctx, copy, copy, n, CLSCAN_INT64, CLSCAN_ADD), CLSCAN_SUCCESS);
+        assert_memory_equal(copy, out, n * 8);
+        free(copy);
+    }
+    free(in);
+    free(out);
+}
+
+int main(void)
+{
+#define ENTRY(T, W) cmocka_unit_test(test_##T##_##W)
+#define ENTRIES(W) ENTRY(INT32, W), ENTRY(UINT32, W), ENTRY(INT64, W), ENTRY(UINT64, W), ENTRY(FLOAT, W), ENTRY(DOUBLE, W)
+    const struct CMUnitTest tests[] = {
+        ENTRIES(HILLIS_STEELE), ENTRIES(BLELLOCH), ENTRIES(AUTO),
+        cmocka_unit_test(test_deep_recursion), cmocka_unit_test(test_host_api),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
