@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One full run on the GPU test machine (see shared/GPU.md): register the NVIDIA ICD, unpack the
+# carried cmocka packages (.deps/*.deb), build in /tmp, list devices, run the whole suite on the GPU
+# and the demo, and print a short table. Logs go to $OUT when it is set.
+set -u -o pipefail
+OUT=${OUT:-/tmp/clscan-gpu-out}
+mkdir -p "$OUT" /etc/OpenCL/vendors
+echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+rm -rf /tmp/cm && mkdir -p /tmp/cm
+for f in .deps/*.deb; do dpkg -x "$f" /tmp/cm; done
+export LD_LIBRARY_PATH=/tmp/cm/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+extra=()
+if ! ls /usr/lib/x86_64-linux-gnu/libOpenCL.so >/dev/null 2>&1; then   # only the runtime .so.1 is there
+  lib=$(ls /usr/lib/x86_64-linux-gnu/libOpenCL.so.1* /usr/local/cuda/lib64/libOpenCL.so* 2>/dev/null | head -1)
+  extra+=("-DOpenCL_LIBRARY=$lib")
+fi
+src=$(pwd)
+cmake -S "$src" -B /tmp/build -DCMAKE_PREFIX_PATH=/tmp/cm/usr -DCLSCAN_WERROR=ON "${extra[@]}" >"$OUT/configure.log" 2>&1 \
+  || { tail -30 "$OUT/configure.log"; exit 1; }
+cmake --build /tmp/build -j16 >"$OUT/build.log" 2>&1 || { grep -E 'error|warning' "$OUT/build.log" | head -30; exit 1; }
+grep -c warning "$OUT/build.log" | sed 's/^/build warnings: /'
+
+cd /tmp/build
+./clscan-info >"$OUT/info.txt" 2>&1; cat "$OUT/info.txt" | head -40
+export CLSCAN_DEVICE=${CLSCAN_DEVICE:-gpu}
+export CLSCAN_CACHE_DIR=/tmp/clscan-cache
+./clscan-info --check 2>&1 | tee "$OUT/check.txt" | tail -6
+start=$(date +%s)
+ctest --output-on-failure -j1 ${CTEST_ARGS:-} >"$OUT/ctest.log" 2>&1; rc=$?
+echo "ctest exit $rc after $(( $(date +%s) - start )) s"
+grep -E 'tests passed|Test +#|\(Failed\)|\(Timeout\)' "$OUT/ctest.log" | tail -20
+./clscan-demo gpu $((1 << 26)) 2>&1 | tee "$OUT/demo.txt"
+exit $rc
