@@ -2,14 +2,34 @@
  * limits (work-group size, local memory), and capabilities (fp64, 64-bit integers and atomics,
  * which sub-group mechanism the kernels could use). Device quirks live here and nowhere else. */
 #include "internal.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static cl_int info_string(cl_device_id dev, cl_device_info what, char *buf, size_t len)
+/* Reads a string property whole, then keeps what fits: a driver's long version string must not make
+ * the query fail (OpenCL answers CL_INVALID_VALUE to a buffer that is too small). */
+static cl_int read_string(cl_device_id dev, cl_platform_id platform, cl_uint what, char *buf, size_t len)
 {
-    cl_int err = clGetDeviceInfo(dev, what, len, buf, NULL);
-    buf[len - 1] = '\0';
+    size_t need = 0;
+    cl_int err = dev ? clGetDeviceInfo(dev, what, 0, NULL, &need) : clGetPlatformInfo(platform, what, 0, NULL, &need);
+    char *whole = err == CL_SUCCESS ? calloc(need + 1, 1) : NULL;
+    if (err == CL_SUCCESS && !whole)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS)
+        err = dev ? clGetDeviceInfo(dev, what, need, whole, NULL) : clGetPlatformInfo(platform, what, need, whole, NULL);
+    snprintf(buf, len, "%s", err == CL_SUCCESS ? whole : "");
+    free(whole);
     return err;
+}
+
+cl_int clscan__device_string(cl_device_id dev, cl_device_info what, char *buf, size_t len)
+{
+    return read_string(dev, NULL, what, buf, len);
+}
+
+cl_int clscan__platform_string(cl_platform_id platform, cl_platform_info what, char *buf, size_t len)
+{
+    return read_string(NULL, platform, what, buf, len);
 }
 
 static int has_extension(const char *list, const char *name)
@@ -62,12 +82,12 @@ cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, const c
             return err;                                                          \
         }                                                                        \
     } while (0)
-    CLSCAN__TRY(info_string(dev, CL_DEVICE_NAME, info->name, sizeof info->name));
-    CLSCAN__TRY(info_string(dev, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor));
-    CLSCAN__TRY(info_string(dev, CL_DEVICE_VERSION, info->version, sizeof info->version));
-    CLSCAN__TRY(info_string(dev, CL_DRIVER_VERSION, info->driver, sizeof info->driver));
-    CLSCAN__TRY(info_string(dev, CL_DEVICE_OPENCL_C_VERSION, info->c_version, sizeof info->c_version));
-    CLSCAN__TRY(info_string(dev, CL_DEVICE_PROFILE, info->profile, sizeof info->profile));
+    CLSCAN__TRY(clscan__device_string(dev, CL_DEVICE_NAME, info->name, sizeof info->name));
+    CLSCAN__TRY(clscan__device_string(dev, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor));
+    CLSCAN__TRY(clscan__device_string(dev, CL_DEVICE_VERSION, info->version, sizeof info->version));
+    CLSCAN__TRY(clscan__device_string(dev, CL_DRIVER_VERSION, info->driver, sizeof info->driver));
+    CLSCAN__TRY(clscan__device_string(dev, CL_DEVICE_OPENCL_C_VERSION, info->c_version, sizeof info->c_version));
+    CLSCAN__TRY(clscan__device_string(dev, CL_DEVICE_PROFILE, info->profile, sizeof info->profile));
     CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL));
     CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof info->vendor_id, &info->vendor_id, NULL));
     CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof info->compute_units, &info->compute_units, NULL));
@@ -77,12 +97,11 @@ cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, const c
     CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof info->global_mem, &info->global_mem, NULL));
     CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL));
 #undef CLSCAN__TRY
-    if ((err = clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof info->platform, info->platform, NULL)) != CL_SUCCESS ||
-        (err = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof info->platform_version, info->platform_version, NULL)) != CL_SUCCESS) {
+    if ((err = clscan__platform_string(platform, CL_PLATFORM_NAME, info->platform, sizeof info->platform)) != CL_SUCCESS ||
+        (err = clscan__platform_string(platform, CL_PLATFORM_VERSION, info->platform_version, sizeof info->platform_version)) != CL_SUCCESS) {
         *failed_call = "clGetPlatformInfo";
         return err;
     }
-    info->platform[sizeof info->platform - 1] = info->platform_version[sizeof info->platform_version - 1] = '\0';
     info->is_nvidia = info->vendor_id == 0x10de || strstr(info->vendor, "NVIDIA") != NULL;
     if ((err = probe_extensions(dev, info)) != CL_SUCCESS) {
         *failed_call = "clGetDeviceInfo";

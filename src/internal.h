@@ -36,6 +36,9 @@ typedef struct clscan__device_info {
 
 /* Reads every fact clscan uses about dev. Returns the CL error of the first query that failed. */
 cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, const char **failed_call);
+/* A string property, cut to len - 1 characters when longer (never an error for that). */
+cl_int clscan__device_string(cl_device_id dev, cl_device_info what, char *buf, size_t len);
+cl_int clscan__platform_string(cl_platform_id platform, cl_platform_info what, char *buf, size_t len);
 const char *clscan__device_type_name(cl_device_type type);
 const char *clscan__subgroup_name(clscan__subgroup_kind kind);
 /* Whether the device can hold elements of the type at all (fp64 for double, 64-bit ints). */
@@ -165,6 +168,8 @@ clscan__stats clscan__context_stats(const clscan_context *ctx);
 /* ---- argument checks (validate.c) ----------------------------------------- */
 int clscan__type_valid(clscan_type type);
 int clscan__op_valid(clscan_op op);
+/* INVALID_ARGUMENT when n elements of elem bytes overflow size_t. */
+clscan_status clscan__check_count(clscan_context *ctx, size_t n, size_t elem);
 /* Checks that buf belongs to ctx, holds n elements of elem bytes, and allows the access
  * (want_read / want_write). Records the problem and returns INVALID_ARGUMENT. */
 clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *what, size_t n, size_t elem,

@@ -146,13 +146,12 @@ static int cache_write(clscan_context *ctx, const char *key, const unsigned char
     return 0;
 }
 
-static unsigned char *program_binary(cl_program prog, cl_device_id dev, size_t *size)
+static unsigned char *program_binary(cl_program prog, size_t *size)
 {
     cl_uint ndev = 0;
     if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, NULL) != CL_SUCCESS || ndev != 1 ||
         clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL) != CL_SUCCESS || *size == 0)
         return NULL;
-    (void)dev;
     unsigned char *bin = malloc(*size);
     if (bin && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
         free(bin);
@@ -236,7 +235,7 @@ static clscan_status build_from_source(clscan_context *ctx, const char *source, 
     ctx->stats.source_builds++;
     if (ctx->cache_on) {
         size_t size = 0;
-        unsigned char *bin = program_binary(prog, ctx->device, &size);
+        unsigned char *bin = program_binary(prog, &size);
         if (bin && cache_write(ctx, key, bin, size))
             ctx->stats.binary_writes++;
         free(bin);

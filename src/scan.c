@@ -93,9 +93,8 @@ static clscan_status check_scan(clscan_context *ctx, size_t n, clscan_type type,
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_type %d", (int)type);
     if (!clscan__op_valid(op))
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_op %d", (int)op);
-    if (n > SIZE_MAX / clscan_type_size(type))
-        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "n = %zu elements of %zu bytes overflows size_t",
-                            n, clscan_type_size(type));
+    if (clscan__check_count(ctx, n, clscan_type_size(type)) != CLSCAN_SUCCESS)
+        return CLSCAN_INVALID_ARGUMENT;
     if (!clscan__device_supports_type(&ctx->info, type))
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s has no %s support", ctx->info.name,
                             type == CLSCAN_DOUBLE ? "fp64 (cl_khr_fp64)" : "64-bit integer");

@@ -118,8 +118,7 @@ static cl_int append_platform_devices(cl_platform_id pid, size_t p, clscan__devi
     }
     *list = grown;
     char pname[CLSCAN__NAME_LEN] = "";
-    clGetPlatformInfo(pid, CL_PLATFORM_NAME, sizeof pname, pname, NULL);
-    pname[sizeof pname - 1] = '\0';
+    clscan__platform_string(pid, CL_PLATFORM_NAME, pname, sizeof pname);
     err = clGetDeviceIDs(pid, CL_DEVICE_TYPE_ALL, nd, ids, NULL);
     for (cl_uint d = 0; err == CL_SUCCESS && d < nd; d++) {
         clscan__device_entry *e = &grown[*count + d];
@@ -131,8 +130,7 @@ static cl_int append_platform_devices(cl_platform_id pid, size_t p, clscan__devi
         memcpy(e->platform_name, pname, sizeof pname);
         err = clGetDeviceInfo(ids[d], CL_DEVICE_TYPE, sizeof e->type, &e->type, NULL);
         if (err == CL_SUCCESS)
-            err = clGetDeviceInfo(ids[d], CL_DEVICE_NAME, sizeof e->name, e->name, NULL);
-        e->name[sizeof e->name - 1] = '\0';
+            err = clscan__device_string(ids[d], CL_DEVICE_NAME, e->name, sizeof e->name);
     }
     if (err == CL_SUCCESS)
         *count += nd;

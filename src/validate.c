@@ -6,6 +6,13 @@
 int clscan__type_valid(clscan_type type) { return (unsigned)type <= CLSCAN_DOUBLE; }
 int clscan__op_valid(clscan_op op) { return (unsigned)op <= CLSCAN_MAX; }
 
+clscan_status clscan__check_count(clscan_context *ctx, size_t n, size_t elem)
+{
+    if (elem != 0 && n > SIZE_MAX / elem)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "n = %zu elements of %zu bytes overflows size_t", n, elem);
+    return CLSCAN_SUCCESS;
+}
+
 clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *what, size_t n, size_t elem,
                                    int want_read, int want_write)
 {
@@ -26,8 +33,8 @@ clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is an image, not a buffer", what);
     if (owner != ctx->cl)
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s belongs to another cl_context than this clscan context", what);
-    if (elem != 0 && n > SIZE_MAX / elem)
-        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "n = %zu elements of %zu bytes overflows size_t", n, elem);
+    if (clscan__check_count(ctx, n, elem) != CLSCAN_SUCCESS)
+        return CLSCAN_INVALID_ARGUMENT;
     if (size < n * elem)
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s holds %zu bytes, %zu elements of %zu bytes need %zu",
                             what, size, n, elem, n * elem);
