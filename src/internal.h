@@ -56,14 +56,14 @@ typedef struct clscan__device_spec {
     char name[CLSCAN__NAME_LEN];          /* NAME: the substring as given */
 } clscan__device_spec;
 
-/* Parses one device spec ("gpu", "cpu", "3", "1:0", "h200"); NULL or "" is DEFAULT. Pure. */
+/* Parses one device spec (a name substring matches the device name, platform name or platform vendor) ("gpu", "cpu", "3", "1:0", "h200"); NULL or "" is DEFAULT. Pure. */
 clscan__device_spec clscan__parse_device_spec(const char *text);
 
 /* One device as numbered by clscan-info: the global index is the position in the list. */
 typedef struct clscan__device_entry {
     size_t platform, device;
     cl_device_type type;
-    char name[CLSCAN__NAME_LEN], platform_name[CLSCAN__NAME_LEN];
+    char name[CLSCAN__NAME_LEN], platform_name[CLSCAN__NAME_LEN], platform_vendor[CLSCAN__NAME_LEN];
     cl_platform_id platform_id;
     cl_device_id device_id;
 } clscan__device_entry;

@@ -1,5 +1,5 @@
-/* Device selection: the spec grammar ("gpu", "cpu", "<index>", "<platform>:<device>", a name
- * substring), the numbering of all devices that clscan-info shows, and the match between them.
+/* Device selection: the spec grammar ("gpu", "cpu", "<index>", "<platform>:<device>", a substring
+ * of the device name, platform name or platform vendor), the numbering of all devices that clscan-info shows, and the match between them.
  * Parsing and matching are pure so that they are tested without any OpenCL device. */
 #include "internal.h"
 #include <ctype.h>
@@ -94,7 +94,8 @@ long clscan__match_device(const clscan__device_spec *spec, const clscan__device_
         return -1;
     case CLSCAN__SPEC_NAME:
         for (size_t i = 0; i < count; i++)
-            if (contains_nocase(e[i].name, spec->name) || contains_nocase(e[i].platform_name, spec->name))
+            if (contains_nocase(e[i].name, spec->name) || contains_nocase(e[i].platform_name, spec->name) ||
+                contains_nocase(e[i].platform_vendor, spec->name))   /* PoCL: "The pocl project" */
                 return (long)i;
         return -1;
     case CLSCAN__SPEC_INVALID: break;
@@ -117,8 +118,9 @@ static cl_int append_platform_devices(cl_platform_id pid, size_t p, clscan__devi
         return CL_OUT_OF_HOST_MEMORY;
     }
     *list = grown;
-    char pname[CLSCAN__NAME_LEN] = "";
+    char pname[CLSCAN__NAME_LEN] = "", pvendor[CLSCAN__NAME_LEN] = "";
     clscan__platform_string(pid, CL_PLATFORM_NAME, pname, sizeof pname);
+    clscan__platform_string(pid, CL_PLATFORM_VENDOR, pvendor, sizeof pvendor);
     err = clGetDeviceIDs(pid, CL_DEVICE_TYPE_ALL, nd, ids, NULL);
     for (cl_uint d = 0; err == CL_SUCCESS && d < nd; d++) {
         clscan__device_entry *e = &grown[*count + d];
@@ -128,6 +130,7 @@ static cl_int append_platform_devices(cl_platform_id pid, size_t p, clscan__devi
         e->platform_id = pid;
         e->device_id = ids[d];
         memcpy(e->platform_name, pname, sizeof pname);
+        memcpy(e->platform_vendor, pvendor, sizeof pvendor);
         err = clGetDeviceInfo(ids[d], CL_DEVICE_TYPE, sizeof e->type, &e->type, NULL);
         if (err == CL_SUCCESS)
             err = clscan__device_string(ids[d], CL_DEVICE_NAME, e->name, sizeof e->name);

@@ -57,6 +57,11 @@ static void test_spec_forms(void **state)
     for (char *p = name; *p; p++)
         *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
     expect_device(name, devices[0].device_id);
+    for (size_t i = 0; i < device_count; i++)      /* API.md's own example, wherever PoCL is installed */
+        if (strstr(devices[i].platform_vendor, "pocl")) {
+            expect_device("pocl", devices[i].device_id);
+            break;
+        }
 
     clscan__device_spec def = clscan__parse_device_spec(NULL);
     long want = clscan__match_device(&def, devices, device_count);

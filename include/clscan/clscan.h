@@ -75,7 +75,7 @@ typedef struct clscan_context clscan_context;
 
 /* device: NULL means $CLSCAN_DEVICE if set, else the first GPU, else the first device of any kind.
  * Accepted forms: "gpu", "cpu", "<index>" (as numbered by clscan-info), "<platform>:<device>",
- * or a case-insensitive substring of the device or platform name ("h200", "pocl").
+ * or a case-insensitive substring of the device name, platform name or platform vendor ("h200", "pocl").
  * On failure *ctx = NULL and clscan_last_error(NULL) says why (per thread). */
 CLSCAN_API clscan_status clscan_context_create(clscan_context **ctx, const char *device);
 /* Use the application's own queue (retained, released with the context); its context and device are used.
