@@ -1,15 +1,19 @@
-/* Device-wide scan kernels. Block-sum: scan_tiles scans each tile and records its total;
- * the host scans the totals the same way (recursively) and add_offsets folds each tile's
- * exclusive prefix back in. Work-groups stride over tiles, so any n fits any grid. */
+/* Device-wide scan kernels, each work-group striding over tiles so any n fits any grid.
+ * Block-sum: scan_tiles scans each tile and records its total; the totals are scanned the same way
+ * (recursively) and add_offsets folds each tile's exclusive prefix back in.
+ * Reduce-then-scan: reduce_tiles records each tile's total; the totals are scanned (exclusive);
+ * scan_tiles then scans each tile seeded with its prefix, so the output is written only once. */
 
+/* tile_totals (may be NULL) receives each tile's total; tile_prefix (may be NULL) seeds each tile. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void scan_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global CLSCAN_T *tile_totals,
-                ulong n, ulong num_tiles, uint exclusive)
+                __global const CLSCAN_T *tile_prefix, ulong n, ulong num_tiles, uint exclusive)
 {
     __local CLSCAN_T tile[TILE_LOCAL];
     __local CLSCAN_T scratch[WG_SCAN_LOCAL];
     for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
-        CLSCAN_T total = wg_scan_tile(in, out, t * TILE, n, exclusive, CLSCAN_IDENTITY, tile, scratch);
+        CLSCAN_T seed = tile_prefix ? tile_prefix[t] : CLSCAN_IDENTITY;
+        CLSCAN_T total = wg_scan_tile(in, out, t * TILE, n, exclusive, seed, tile, scratch);
         if (tile_totals && get_local_id(0) == 0)
             tile_totals[t] = total;
     }
@@ -26,5 +30,16 @@ void add_offsets(__global CLSCAN_T *out, __global const CLSCAN_T *prefix, ulong 
             if (g < n)
                 out[g] = CLSCAN_OP(p, out[g]);
         }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void reduce_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *tile_totals, ulong n, ulong num_tiles)
+{
+    __local CLSCAN_T scratch[WG_SIZE];
+    for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
+        CLSCAN_T total = wg_reduce_tile(in, t * TILE, n, scratch);
+        if (get_local_id(0) == 0)
+            tile_totals[t] = total;
     }
 }

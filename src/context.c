@@ -167,7 +167,7 @@ void clscan_context_release(clscan_context *ctx)
 {
     if (!ctx)
         return;
-    for (unsigned i = 0; i < CLSCAN__MAX_LEVELS; i++)
+    for (unsigned i = 0; i <= CLSCAN__MAX_LEVELS; i++)
         if (ctx->scratch[i])
             clReleaseMemObject(ctx->scratch[i]);
     clscan__programs_free(ctx->programs);
@@ -259,20 +259,20 @@ clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type typ
 }
 
 /* ---- device resources -------------------------------------------------------------------- */
-clscan_status clscan__scratch(clscan_context *ctx, unsigned level, size_t bytes, cl_mem *out)
+clscan_status clscan__scratch(clscan_context *ctx, unsigned slot, size_t bytes, cl_mem *out)
 {
-    if (ctx->scratch_bytes[level] < bytes) {
+    if (ctx->scratch_bytes[slot] < bytes) {
         cl_int err = CL_SUCCESS;
         cl_mem m = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
         if (err != CL_SUCCESS)
             return clscan__fail_cl(ctx, "clCreateBuffer (scan scratch)", err);
         /* Commands already enqueued keep the old buffer alive until they complete. */
-        if (ctx->scratch[level])
-            clReleaseMemObject(ctx->scratch[level]);
-        ctx->scratch[level] = m;
-        ctx->scratch_bytes[level] = bytes;
+        if (ctx->scratch[slot])
+            clReleaseMemObject(ctx->scratch[slot]);
+        ctx->scratch[slot] = m;
+        ctx->scratch_bytes[slot] = bytes;
     }
-    *out = ctx->scratch[level];
+    *out = ctx->scratch[slot];
     return CLSCAN_SUCCESS;
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #define CLSCAN__MAX_LEVELS 8   /* block-sum recursion depth; tile >= 64 makes 8 levels cover 2^48 */
+#define CLSCAN__SCRATCH_TOTALS CLSCAN__MAX_LEVELS   /* reduce-then-scan's tile totals, past the levels */
 #define CLSCAN__NAME_LEN 256
 
 /* ---- errors (status.c) --------------------------------------------------- */
@@ -89,6 +90,8 @@ const char *clscan__source_file_name(clscan__source_id id);
 typedef struct clscan__tuning { unsigned wg_size, items; } clscan__tuning;
 /* Work-group size and items per work-item for the device and element type (before device limits). */
 clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type type);
+/* The strategy AUTO stands for. */
+clscan_strategy clscan__policy_strategy(const clscan__device_info *dev, clscan_type type, size_t n);
 /* The work-group algorithm AUTO stands for. */
 clscan_wg_algorithm clscan__policy_wg(const clscan__device_info *dev, clscan_type type, size_t n);
 /* Whether this build of the library implements the pair (the rest are CLSCAN_UNSUPPORTED). */
@@ -107,7 +110,7 @@ typedef struct clscan__config {
 typedef struct clscan__program {
     clscan__config config;
     cl_program program;
-    cl_kernel scan_tiles, add_offsets;
+    cl_kernel scan_tiles, add_offsets, reduce_tiles;
     struct clscan__program *next;
 } clscan__program;
 
@@ -139,8 +142,8 @@ struct clscan_context {
     clscan__tuning tuning_override;  /* zeros: use the policy (tests and experiments only) */
     clscan__sources sources;
     clscan__program *programs;
-    cl_mem scratch[CLSCAN__MAX_LEVELS];
-    size_t scratch_bytes[CLSCAN__MAX_LEVELS];
+    cl_mem scratch[CLSCAN__MAX_LEVELS + 1];
+    size_t scratch_bytes[CLSCAN__MAX_LEVELS + 1];
     int cache_on;
     char cache_dir[4096];
     clscan__stats stats;
@@ -154,8 +157,9 @@ clscan_status clscan__fail(clscan_context *ctx, clscan_status status, const char
     ;
 /* Records "<call> failed: <CL name> (<code>)" and returns the status the code maps to. */
 clscan_status clscan__fail_cl(clscan_context *ctx, const char *call, cl_int err);
-/* Scratch buffer of at least bytes for a block-sum level (grown on demand). Lock held. */
-clscan_status clscan__scratch(clscan_context *ctx, unsigned level, size_t bytes, cl_mem *out);
+/* Scratch buffer of at least bytes in slot (a block-sum level, or CLSCAN__SCRATCH_TOTALS), grown on
+ * demand. Lock held. */
+clscan_status clscan__scratch(clscan_context *ctx, unsigned slot, size_t bytes, cl_mem *out);
 /* Enqueues a kernel; on an out-of-order application queue a barrier follows, so commands stay ordered. */
 clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what);
 /* The tuning in force for this type on this context (override, policy, device limits). */

@@ -34,6 +34,13 @@ clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type
     return t;
 }
 
+clscan_strategy clscan__policy_strategy(const clscan__device_info *dev, clscan_type type, size_t n)
+{
+    (void)dev, (void)type, (void)n;
+    /* Reduce-then-scan moves 3n elements (read, read, write) against block-sum's 4n. */
+    return CLSCAN_STRATEGY_REDUCE_THEN_SCAN;
+}
+
 clscan_wg_algorithm clscan__policy_wg(const clscan__device_info *dev, clscan_type type, size_t n)
 {
     (void)dev, (void)type, (void)n;
@@ -44,7 +51,7 @@ clscan_wg_algorithm clscan__policy_wg(const clscan__device_info *dev, clscan_typ
 
 int clscan__algorithm_implemented(clscan_strategy strategy, clscan_wg_algorithm wg)
 {
-    int strategy_ok = strategy == CLSCAN_STRATEGY_AUTO || strategy == CLSCAN_STRATEGY_BLOCK_SUM;
+    int strategy_ok = strategy != CLSCAN_STRATEGY_SINGLE_PASS;
     int wg_ok = wg == CLSCAN_WG_AUTO || wg == CLSCAN_WG_HILLIS_STEELE || wg == CLSCAN_WG_BLELLOCH;
     return strategy_ok && wg_ok;
 }

@@ -264,6 +264,7 @@ static void program_free(clscan__program *p)
 {
     if (p->scan_tiles) clReleaseKernel(p->scan_tiles);
     if (p->add_offsets) clReleaseKernel(p->add_offsets);
+    if (p->reduce_tiles) clReleaseKernel(p->reduce_tiles);
     if (p->program) clReleaseProgram(p->program);
     free(p);
 }
@@ -308,6 +309,8 @@ clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg
         st = create_kernel(ctx, p->program, "scan_tiles", cfg->wg_size, &p->scan_tiles);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "add_offsets", cfg->wg_size, &p->add_offsets);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "reduce_tiles", cfg->wg_size, &p->reduce_tiles);
     if (st != CLSCAN_SUCCESS) {
         program_free(p);
         return st;

@@ -1,6 +1,7 @@
 /* Scan dispatch. Public entry points validate, take the lock and call clscan__scan_enqueue, which
- * runs the hierarchical block-sum strategy: scan tiles and keep their totals, scan the totals the
- * same way (as many levels as n needs), then fold each level's prefixes back down. */
+ * runs the chosen strategy. Block-sum: scan tiles and keep their totals, scan the totals the same way
+ * (as many levels as n needs), then fold each level's prefixes back down. Reduce-then-scan: reduce
+ * tiles, scan the totals (by block-sum), scan the tiles seeded with their prefixes. */
 #include "internal.h"
 #include <string.h>
 
@@ -15,8 +16,9 @@ static clscan_status launch(clscan_context *ctx, cl_kernel k, size_t tiles, unsi
     return clscan__enqueue(ctx, k, groups * wg, wg, what);
 }
 
+/* totals (or NULL) receives each tile's total; prefix (or NULL) seeds each tile. */
 static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
-                                cl_mem totals, size_t n, size_t tiles, int exclusive)
+                                cl_mem totals, cl_mem prefix, size_t n, size_t tiles, int exclusive)
 {
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint excl = exclusive != 0;
@@ -24,9 +26,10 @@ static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, c
     cl_int err = clSetKernelArg(k, 0, sizeof in, &in);
     if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof out, &out);
     if (err == CL_SUCCESS) err = clSetKernelArg(k, 2, sizeof totals, totals ? &totals : NULL);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 3, sizeof n64, &n64);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 4, sizeof tiles64, &tiles64);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 5, sizeof excl, &excl);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 3, sizeof prefix, prefix ? &prefix : NULL);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 4, sizeof n64, &n64);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 5, sizeof tiles64, &tiles64);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 6, sizeof excl, &excl);
     if (err != CL_SUCCESS)
         return clscan__fail_cl(ctx, "clSetKernelArg (scan_tiles)", err);
     return launch(ctx, k, tiles, p->config.wg_size, "scan_tiles");
@@ -46,6 +49,20 @@ static clscan_status add_offsets(clscan_context *ctx, const clscan__program *p, 
     return launch(ctx, k, tiles, p->config.wg_size, "add_offsets");
 }
 
+static clscan_status reduce_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem totals,
+                                  size_t n, size_t tiles)
+{
+    cl_ulong n64 = n, tiles64 = tiles;
+    cl_kernel k = p->reduce_tiles;
+    cl_int err = clSetKernelArg(k, 0, sizeof in, &in);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof totals, &totals);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 2, sizeof n64, &n64);
+    if (err == CL_SUCCESS) err = clSetKernelArg(k, 3, sizeof tiles64, &tiles64);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clSetKernelArg (reduce_tiles)", err);
+    return launch(ctx, k, tiles, p->config.wg_size, "reduce_tiles");
+}
+
 static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                size_t n, int exclusive)
 {
@@ -62,15 +79,34 @@ static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl
         if (st != CLSCAN_SUCCESS)
             return st;
     }
-    clscan_status st = scan_tiles(ctx, p, in, out, levels ? level[0] : NULL, n, tiles_of(n, tile), exclusive);
+    clscan_status st = scan_tiles(ctx, p, in, out, levels ? level[0] : NULL, NULL, n, tiles_of(n, tile), exclusive);
     /* Totals are scanned exclusively: each tile then adds the combination of all tiles before it. */
     for (unsigned l = 0; st == CLSCAN_SUCCESS && l < levels; l++)
-        st = scan_tiles(ctx, p, level[l], level[l], l + 1 < levels ? level[l + 1] : NULL, elems[l],
+        st = scan_tiles(ctx, p, level[l], level[l], l + 1 < levels ? level[l + 1] : NULL, NULL, elems[l],
                         tiles_of(elems[l], tile), 1);
     for (unsigned l = levels; st == CLSCAN_SUCCESS && l-- > 1;)
         st = add_offsets(ctx, p, level[l - 1], level[l], elems[l - 1], elems[l]);
     if (st == CLSCAN_SUCCESS && levels)
         st = add_offsets(ctx, p, out, level[0], n, elems[0]);
+    return st;
+}
+
+/* Reads n twice and writes it once; one tile needs only the seeded scan. */
+static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
+                                      size_t n, int exclusive)
+{
+    const size_t tile = (size_t)p->config.wg_size * p->config.items, tiles = tiles_of(n, tile);
+    if (tiles == 1)
+        return scan_tiles(ctx, p, in, out, NULL, NULL, n, 1, exclusive);
+    cl_mem totals = NULL;
+    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_TOTALS, tiles * clscan_type_size(p->config.type), &totals);
+    if (st == CLSCAN_SUCCESS)
+        st = reduce_tiles(ctx, p, in, totals, n, tiles);
+    /* Block-sum allocates its levels before it enqueues; a failure there leaves out untouched. */
+    if (st == CLSCAN_SUCCESS)
+        st = block_sum(ctx, p, totals, totals, tiles, 1);
+    if (st == CLSCAN_SUCCESS)
+        st = scan_tiles(ctx, p, in, out, NULL, totals, n, tiles, exclusive);
     return st;
 }
 
@@ -81,9 +117,14 @@ clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, s
     clscan__config cfg = {type, op, ctx->wg, t.wg_size, t.items};
     if (cfg.wg == CLSCAN_WG_AUTO)
         cfg.wg = clscan__policy_wg(&ctx->info, type, n);
+    clscan_strategy strategy = ctx->strategy == CLSCAN_STRATEGY_AUTO ? clscan__policy_strategy(&ctx->info, type, n)
+                                                                    : ctx->strategy;
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
-    return st == CLSCAN_SUCCESS ? block_sum(ctx, p, in, out, n, exclusive) : st;
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    return strategy == CLSCAN_STRATEGY_REDUCE_THEN_SCAN ? reduce_then_scan(ctx, p, in, out, n, exclusive)
+                                                        : block_sum(ctx, p, in, out, n, exclusive);
 }
 
 /* Everything a scan checks before it touches the device; in and out may be the same buffer. */

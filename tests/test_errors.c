@@ -205,7 +205,6 @@ static void test_context_functions(void **state)
     /* Not implemented yet: refused, and the previous choice stays in force. */
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_BLELLOCH), CLSCAN_SUCCESS);
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO), CLSCAN_UNSUPPORTED);
-    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_AUTO), CLSCAN_UNSUPPORTED);
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_SUBGROUP), CLSCAN_UNSUPPORTED);
     assert_int_equal(ctx->wg, CLSCAN_WG_BLELLOCH);
     assert_untouched_and_usable();

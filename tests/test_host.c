@@ -169,8 +169,10 @@ static void test_policy(void **state)
     assert_true(clscan__algorithm_implemented(CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO));
     assert_true(clscan__algorithm_implemented(CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_BLELLOCH));
     assert_false(clscan__algorithm_implemented(CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO));
-    assert_false(clscan__algorithm_implemented(CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_AUTO));
+    assert_true(clscan__algorithm_implemented(CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_HILLIS_STEELE));
     assert_false(clscan__algorithm_implemented(CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_SUBGROUP));
+    clscan_strategy strategy = clscan__policy_strategy(&gpu, CLSCAN_INT32, 1u << 24);
+    assert_true(clscan__algorithm_implemented(strategy, CLSCAN_WG_AUTO) && strategy != CLSCAN_STRATEGY_AUTO);
     clscan_wg_algorithm w = clscan__policy_wg(&gpu, CLSCAN_INT32, 1000);
     assert_true(w == CLSCAN_WG_HILLIS_STEELE || w == CLSCAN_WG_BLELLOCH);
 }

@@ -1,5 +1,5 @@
 /* Scans against the CPU reference: every type x operator x inclusive/exclusive x in place or not,
- * for every work-group algorithm of the block-sum strategy, at sizes around every boundary of the
+ * for every strategy x work-group algorithm pair (and AUTO), at sizes around every boundary of the
  * tiling in force for the type (work-group, tile, multiples, tile^2 for two and three levels).
  * Outputs are poisoned before each run. $CLSCAN_TEST_SEED replays a run. */
 #include "internal.h"
@@ -82,9 +82,9 @@ static int run_one(size_t n, clscan_type type, clscan_op op, int exclusive, int 
     return ok;
 }
 
-static void scan_matrix(clscan_type type, clscan_wg_algorithm wg)
+static void scan_matrix(clscan_type type, clscan_strategy strategy, clscan_wg_algorithm wg)
 {
-    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, wg), CLSCAN_SUCCESS);
+    assert_int_equal(clscan_set_algorithm(ctx, strategy, wg), CLSCAN_SUCCESS);
     size_t sizes[64], count = test_sizes(type, sizes, 64), max = 0;
     for (size_t i = 0; i < count; i++)
         max = sizes[i] > max ? sizes[i] : max;
@@ -101,21 +101,23 @@ static void scan_matrix(clscan_type type, clscan_wg_algorithm wg)
     assert_int_equal(failures, 0);
 }
 
-#define SCAN_TEST(T, W)                                                                                 \
-    static void test_##T##_##W(void **state)                                                            \
+#define SCAN_TEST(T, S, W)                                                                              \
+    static void test_##T##_##S##_##W(void **state)                                                      \
     {                                                                                                   \
         (void)state;                                                                                    \
         if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T))                                      \
             skip();                                                                                     \
-        scan_matrix(CLSCAN_##T, CLSCAN_WG_##W);                                                         \
+        scan_matrix(CLSCAN_##T, CLSCAN_STRATEGY_##S, CLSCAN_WG_##W);                                    \
     }
-#define SCAN_TESTS(W) SCAN_TEST(INT32, W) SCAN_TEST(UINT32, W) SCAN_TEST(INT64, W) SCAN_TEST(UINT64, W) \
-                      SCAN_TEST(FLOAT, W) SCAN_TEST(DOUBLE, W)
-SCAN_TESTS(HILLIS_STEELE)
-SCAN_TESTS(BLELLOCH)
-SCAN_TESTS(AUTO)
+#define SCAN_TESTS(S, W) SCAN_TEST(INT32, S, W) SCAN_TEST(UINT32, S, W) SCAN_TEST(INT64, S, W)           \
+                         SCAN_TEST(UINT64, S, W) SCAN_TEST(FLOAT, S, W) SCAN_TEST(DOUBLE, S, W)
+SCAN_TESTS(BLOCK_SUM, HILLIS_STEELE)
+SCAN_TESTS(BLOCK_SUM, BLELLOCH)
+SCAN_TESTS(REDUCE_THEN_SCAN, HILLIS_STEELE)
+SCAN_TESTS(REDUCE_THEN_SCAN, BLELLOCH)
+SCAN_TESTS(AUTO, AUTO)
 
-/* Small tiles force four block-sum levels at moderate n. */
+/* Small tiles force four block-sum levels at moderate n (reduce-then-scan: three, under its totals). */
 static void test_deep_recursion(void **state)
 {
     (void)state;
@@ -123,13 +125,16 @@ static void test_deep_recursion(void **state)
     size_t n = 16 * 16 * 16 * 16 + 5;
     void *in = malloc(n * 8), *got = malloc(n * 8);
     int failures = 0;
-    for (int wg = CLSCAN_WG_HILLIS_STEELE; wg <= CLSCAN_WG_BLELLOCH; wg++) {
-        assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, (clscan_wg_algorithm)wg), CLSCAN_SUCCESS);
+    for (int pair = 0; pair < 4; pair++) {
+        clscan_strategy strategy = pair < 2 ? CLSCAN_STRATEGY_BLOCK_SUM : CLSCAN_STRATEGY_REDUCE_THEN_SCAN;
+        clscan_wg_algorithm wg = pair % 2 ? CLSCAN_WG_BLELLOCH : CLSCAN_WG_HILLIS_STEELE;
+        assert_int_equal(clscan_set_algorithm(ctx, strategy, wg), CLSCAN_SUCCESS);
         failures += !run_one(n, CLSCAN_INT32, CLSCAN_ADD, 0, 0, in, got);
         failures += !run_one(n, CLSCAN_INT64, CLSCAN_MAX, 1, 1, in, got);
         failures += !run_one(n, CLSCAN_FLOAT, CLSCAN_ADD, 1, 0, in, got);
     }
     clscan__set_tuning(ctx, 0, 0);
+    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
     free(in);
     free(got);
     assert_int_equal(failures, 0);
@@ -161,10 +166,13 @@ static void test_host_api(void **state)
 
 int main(void)
 {
-#define ENTRY(T, W) cmocka_unit_test(test_##T##_##W)
-#define ENTRIES(W) ENTRY(INT32, W), ENTRY(UINT32, W), ENTRY(INT64, W), ENTRY(UINT64, W), ENTRY(FLOAT, W), ENTRY(DOUBLE, W)
+#define ENTRY(T, S, W) cmocka_unit_test(test_##T##_##S##_##W)
+#define ENTRIES(S, W) ENTRY(INT32, S, W), ENTRY(UINT32, S, W), ENTRY(INT64, S, W), ENTRY(UINT64, S, W), \
+                      ENTRY(FLOAT, S, W), ENTRY(DOUBLE, S, W)
     const struct CMUnitTest tests[] = {
-        ENTRIES(HILLIS_STEELE), ENTRIES(BLELLOCH), ENTRIES(AUTO),
+        ENTRIES(BLOCK_SUM, HILLIS_STEELE),        ENTRIES(BLOCK_SUM, BLELLOCH),
+        ENTRIES(REDUCE_THEN_SCAN, HILLIS_STEELE), ENTRIES(REDUCE_THEN_SCAN, BLELLOCH),
+        ENTRIES(AUTO, AUTO),
         cmocka_unit_test(test_deep_recursion), cmocka_unit_test(test_host_api),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
