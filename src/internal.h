@@ -57,7 +57,8 @@ typedef struct clscan__device_spec {
     char name[CLSCAN__NAME_LEN];          /* NAME: the substring as given */
 } clscan__device_spec;
 
-/* Parses one device spec (a name substring matches the device name, platform name or platform vendor) ("gpu", "cpu", "3", "1:0", "h200"); NULL or "" is DEFAULT. Pure. */
+/* Parses one device spec ("gpu", "cpu", "3", "1:0", "h200"); NULL or "" is DEFAULT. Pure.
+ * A NAME spec matches a substring of the device name, platform name or platform vendor. */
 clscan__device_spec clscan__parse_device_spec(const char *text);
 
 /* One device as numbered by clscan-info: the global index is the position in the list. */

@@ -3,6 +3,7 @@
  * (as many levels as n needs), then fold each level's prefixes back down. Reduce-then-scan: reduce
  * tiles, scan the totals (by block-sum), scan the tiles seeded with their prefixes. */
 #include "internal.h"
+#include <stdio.h>
 #include <string.h>
 
 /* Work-groups launched per kernel; more tiles than this are walked by each group in turn. */
@@ -10,10 +11,26 @@
 
 static size_t tiles_of(size_t n, size_t tile) { return n / tile + (n % tile != 0); }
 
-static clscan_status launch(clscan_context *ctx, cl_kernel k, size_t tiles, unsigned wg, const char *what)
+/* One kernel argument: a buffer (NULL allowed) or a scalar. */
+typedef struct kernel_arg { size_t size; const void *value; } kernel_arg;
+#define ARG_MEM(m) ((kernel_arg){sizeof(cl_mem), (m) ? (const void *)&(m) : NULL})
+#define ARG_VAL(v) ((kernel_arg){sizeof(v), &(v)})
+
+/* Sets every argument, then launches one group per tile (at most CLSCAN__MAX_GROUPS; the rest are
+ * walked by the groups in turn). */
+static clscan_status run(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
+                         const kernel_arg *args, size_t count, size_t tiles)
 {
-    size_t groups = tiles < CLSCAN__MAX_GROUPS ? tiles : CLSCAN__MAX_GROUPS;
-    return clscan__enqueue(ctx, k, groups * wg, wg, what);
+    for (size_t i = 0; i < count; i++) {
+        cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS) {
+            char call[96];
+            snprintf(call, sizeof call, "clSetKernelArg (%s, argument %zu)", name, i);
+            return clscan__fail_cl(ctx, call, err);
+        }
+    }
+    size_t groups = tiles < CLSCAN__MAX_GROUPS ? tiles : CLSCAN__MAX_GROUPS, wg = p->config.wg_size;
+    return clscan__enqueue(ctx, k, groups * wg, wg, name);
 }
 
 /* totals (or NULL) receives each tile's total; prefix (or NULL) seeds each tile. */
@@ -22,45 +39,25 @@ static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, c
 {
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint excl = exclusive != 0;
-    cl_kernel k = p->scan_tiles;
-    cl_int err = clSetKernelArg(k, 0, sizeof in, &in);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof out, &out);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 2, sizeof totals, totals ? &totals : NULL);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 3, sizeof prefix, prefix ? &prefix : NULL);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 4, sizeof n64, &n64);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 5, sizeof tiles64, &tiles64);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 6, sizeof excl, &excl);
-    if (err != CL_SUCCESS)
-        return clscan__fail_cl(ctx, "clSetKernelArg (scan_tiles)", err);
-    return launch(ctx, k, tiles, p->config.wg_size, "scan_tiles");
+    const kernel_arg args[] = {ARG_MEM(in), ARG_MEM(out), ARG_MEM(totals), ARG_MEM(prefix),
+                               ARG_VAL(n64), ARG_VAL(tiles64), ARG_VAL(excl)};
+    return run(ctx, p, p->scan_tiles, "scan_tiles", args, sizeof args / sizeof args[0], tiles);
 }
 
 static clscan_status add_offsets(clscan_context *ctx, const clscan__program *p, cl_mem out, cl_mem prefix,
                                  size_t n, size_t tiles)
 {
     cl_ulong n64 = n, tiles64 = tiles;
-    cl_kernel k = p->add_offsets;
-    cl_int err = clSetKernelArg(k, 0, sizeof out, &out);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof prefix, &prefix);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 2, sizeof n64, &n64);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 3, sizeof tiles64, &tiles64);
-    if (err != CL_SUCCESS)
-        return clscan__fail_cl(ctx, "clSetKernelArg (add_offsets)", err);
-    return launch(ctx, k, tiles, p->config.wg_size, "add_offsets");
+    const kernel_arg args[] = {ARG_MEM(out), ARG_MEM(prefix), ARG_VAL(n64), ARG_VAL(tiles64)};
+    return run(ctx, p, p->add_offsets, "add_offsets", args, sizeof args / sizeof args[0], tiles);
 }
 
 static clscan_status reduce_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem totals,
                                   size_t n, size_t tiles)
 {
     cl_ulong n64 = n, tiles64 = tiles;
-    cl_kernel k = p->reduce_tiles;
-    cl_int err = clSetKernelArg(k, 0, sizeof in, &in);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof totals, &totals);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 2, sizeof n64, &n64);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 3, sizeof tiles64, &tiles64);
-    if (err != CL_SUCCESS)
-        return clscan__fail_cl(ctx, "clSetKernelArg (reduce_tiles)", err);
-    return launch(ctx, k, tiles, p->config.wg_size, "reduce_tiles");
+    const kernel_arg args[] = {ARG_MEM(in), ARG_MEM(totals), ARG_VAL(n64), ARG_VAL(tiles64)};
+    return run(ctx, p, p->reduce_tiles, "reduce_tiles", args, sizeof args / sizeof args[0], tiles);
 }
 
 static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
@@ -134,8 +131,9 @@ static clscan_status check_scan(clscan_context *ctx, size_t n, clscan_type type,
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_type %d", (int)type);
     if (!clscan__op_valid(op))
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_op %d", (int)op);
-    if (clscan__check_count(ctx, n, clscan_type_size(type)) != CLSCAN_SUCCESS)
-        return CLSCAN_INVALID_ARGUMENT;
+    clscan_status st = clscan__check_count(ctx, n, clscan_type_size(type));
+    if (st != CLSCAN_SUCCESS)
+        return st;
     if (!clscan__device_supports_type(&ctx->info, type))
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s has no %s support", ctx->info.name,
                             type == CLSCAN_DOUBLE ? "fp64 (cl_khr_fp64)" : "64-bit integer");

@@ -1,5 +1,6 @@
-/* Device selection: the spec grammar ("gpu", "cpu", "<index>", "<platform>:<device>", a substring
- * of the device name, platform name or platform vendor), the numbering of all devices that clscan-info shows, and the match between them.
+/* Device selection: the spec grammar ("gpu", "cpu", "<index>", "<platform>:<device>", a substring of
+ * the device name, platform name or platform vendor), the numbering of all devices that clscan-info
+ * shows, and the match between them.
  * Parsing and matching are pure so that they are tested without any OpenCL device. */
 #include "internal.h"
 #include <ctype.h>

@@ -33,8 +33,9 @@ clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is an image, not a buffer", what);
     if (owner != ctx->cl)
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s belongs to another cl_context than this clscan context", what);
-    if (clscan__check_count(ctx, n, elem) != CLSCAN_SUCCESS)
-        return CLSCAN_INVALID_ARGUMENT;
+    clscan_status st = clscan__check_count(ctx, n, elem);
+    if (st != CLSCAN_SUCCESS)
+        return st;
     if (size < n * elem)
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s holds %zu bytes, %zu elements of %zu bytes need %zu",
                             what, size, n, elem, n * elem);

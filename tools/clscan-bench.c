@@ -72,40 +72,42 @@ static int parse(int argc, char **argv, options *o)
     return o->runs > 0 && o->min_log >= 0 && o->max_log <= 40 && o->min_log <= o->max_log;
 }
 
-/* Median seconds of runs calls of one pair; NAN-free: returns -1 on a clscan error. */
-static double time_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, int runs, double *t)
+/* One measured step; returns 0 when it failed. */
+typedef struct step {
+    clscan_context *ctx;
+    cl_mem in, out;
+    size_t n;
+    const int32_t *host_in;
+    int32_t *host_ref;
+} step;
+
+static int step_scan(const step *s)
 {
-    for (int r = -2; r < runs; r++) {   /* two untimed warm-ups: build, caches */
-        double t0 = now_s();
-        if (clscan_inclusive_scan(ctx, in, out, n, CLSCAN_INT32, CLSCAN_ADD) != CLSCAN_SUCCESS ||
-            clscan_finish(ctx) != CLSCAN_SUCCESS)
-            return -1;
-        if (r >= 0)
-            t[r] = now_s() - t0;
-    }
-    return median(t, runs);
+    return clscan_inclusive_scan(s->ctx, s->in, s->out, s->n, CLSCAN_INT32, CLSCAN_ADD) == CLSCAN_SUCCESS &&
+           clscan_finish(s->ctx) == CLSCAN_SUCCESS;
 }
 
-static double time_copy(clscan_context *ctx, cl_mem in, cl_mem out, size_t bytes, int runs, double *t)
+static int step_copy(const step *s)
+{
+    cl_command_queue q = clscan_context_queue(s->ctx);
+    return clEnqueueCopyBuffer(q, s->in, s->out, 0, 0, s->n * 4, 0, NULL, NULL) == CL_SUCCESS && clFinish(q) == CL_SUCCESS;
+}
+
+static int step_cpu(const step *s)   /* also leaves the reference result in host_ref */
+{
+    uint32_t acc = 0;
+    for (size_t i = 0; i < s->n; i++)
+        s->host_ref[i] = (int32_t)(acc += (uint32_t)s->host_in[i]);
+    return 1;
+}
+
+/* Median seconds of runs timed calls after two untimed warm-ups (builds, caches); -1 if a call failed. */
+static double median_time(int (*fn)(const step *), const step *s, int runs, double *t)
 {
     for (int r = -2; r < runs; r++) {
         double t0 = now_s();
-        if (clEnqueueCopyBuffer(clscan_context_queue(ctx), in, out, 0, 0, bytes, 0, NULL, NULL) != CL_SUCCESS ||
-            clFinish(clscan_context_queue(ctx)) != CL_SUCCESS)
+        if (!fn(s))
             return -1;
-        if (r >= 0)
-            t[r] = now_s() - t0;
-    }
-    return median(t, runs);
-}
-
-static double time_cpu(const int32_t *in, int32_t *ref, size_t n, int runs, double *t)
-{
-    for (int r = -1; r < runs; r++) {
-        double t0 = now_s();
-        uint32_t acc = 0;
-        for (size_t i = 0; i < n; i++)
-            ref[i] = (int32_t)(acc += (uint32_t)in[i]);
         if (r >= 0)
             t[r] = now_s() - t0;
     }
@@ -159,13 +161,14 @@ int main(int argc, char **argv)
         cl_int err;
         cl_mem a = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, in, &err);
         cl_mem b = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
-        double roof = 2.0 * bytes / time_copy(ctx, a, b, bytes, o.runs, t);
-        double cpu = time_cpu(in, ref, n, o.runs, t);
+        const step st = {ctx, a, b, n, in, ref};
+        double roof = 2.0 * bytes / median_time(step_copy, &st, o.runs, t);
+        double cpu = median_time(step_cpu, &st, o.runs, t);
         printf("%-12zu %-32s %10.4f %9.1f %7s\n", n, "copy roof (clEnqueueCopyBuffer)", 2e3 * bytes / roof, roof / 1e9, "1.00");
         printf("%-12zu %-32s %10.4f %9.1f %7.3f\n", n, "C loop, one thread", cpu * 1e3, 2.0 * bytes / cpu / 1e9, 2.0 * bytes / cpu / roof);
         for (size_t p = 0; p < NPAIRS; p++) {
             clscan_set_algorithm(ctx, pairs[p].strategy, pairs[p].wg);
-            double sec = time_scan(ctx, a, b, n, o.runs, t);
+            double sec = median_time(step_scan, &st, o.runs, t);
             int ok = sec > 0 && verify(ctx, b, ref, got, n);
             failures += !ok;
             double gbps = sec > 0 ? 2.0 * bytes / sec : 0;
