@@ -79,6 +79,22 @@ static clscan_status select_device(const char *spec_text, cl_device_id *out)
     return CLSCAN_SUCCESS;
 }
 
+/* "A B=2" -> "#define A\n#define B 2\n": kernel knobs for experiments (the text joins the cache key). */
+static void extra_defines(const char *env, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    while (env && *env) {
+        size_t word = strcspn(env, " "), name = strcspn(env, "= ");
+        if (word > 0 && used < len) {
+            const char *value = name < word ? env + name + 1 : "";
+            int v = (int)(name < word ? word - name - 1 : 0);
+            used += (size_t)snprintf(out + used, len - used, "#define %.*s %.*s\n", (int)name, env, v, value);
+        }
+        env += word + (env[word] == ' ');
+    }
+}
+
 /* What every context needs besides its CL objects: device facts, sources, cache settings, the lock. */
 static clscan_status init_common(clscan_context *ctx)
 {
@@ -92,6 +108,9 @@ static clscan_status init_common(clscan_context *ctx)
     const char *cache = getenv("CLSCAN_CACHE");
     clscan__default_cache_dir(ctx->cache_dir, sizeof ctx->cache_dir);
     ctx->cache_on = !(cache && strcmp(cache, "0") == 0) && ctx->cache_dir[0] != '\0';
+    const char *fallback = getenv("CLSCAN_FORCE_LOOKBACK_FALLBACK");
+    ctx->force_fallback = fallback && strcmp(fallback, "1") == 0;
+    extra_defines(getenv("CLSCAN_EXTRA_DEFINES"), ctx->extra_defines, sizeof ctx->extra_defines);
     if (pthread_mutex_init(&ctx->lock, NULL) != 0)
         return clscan__fail(NULL, CLSCAN_OUT_OF_MEMORY, "pthread_mutex_init failed");
     return CLSCAN_SUCCESS;
@@ -167,9 +186,11 @@ void clscan_context_release(clscan_context *ctx)
 {
     if (!ctx)
         return;
-    for (unsigned i = 0; i <= CLSCAN__MAX_LEVELS; i++)
+    for (unsigned i = 0; i < CLSCAN__SCRATCH_SLOTS; i++)
         if (ctx->scratch[i])
             clReleaseMemObject(ctx->scratch[i]);
+    if (ctx->sp_counters)
+        clReleaseMemObject(ctx->sp_counters);
     clscan__programs_free(ctx->programs);
     clscan__sources_free(&ctx->sources);
     clReleaseCommandQueue(ctx->queue);
@@ -220,6 +241,34 @@ void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+void clscan__set_portable(clscan_context *ctx, int portable)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->portable = portable != 0;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+void clscan__set_force_fallback(clscan_context *ctx, int force)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->force_fallback = force != 0;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+clscan_status clscan__fallback_count(clscan_context *ctx, cl_uint *count)
+{
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = CLSCAN_SUCCESS;
+    cl_uint c[3] = {0, 0, 0};
+    cl_int err = ctx->sp_counters ? clEnqueueReadBuffer(ctx->queue, ctx->sp_counters, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL)
+                                  : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (fallback count)", err);
+    *count = c[2];
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
 clscan__stats clscan__context_stats(const clscan_context *ctx)
 {
     return ctx->stats;
@@ -237,7 +286,7 @@ static unsigned floor_pow2(size_t v)
 static size_t tile_local_bytes(clscan__tuning t, size_t elem)
 {
     size_t tile = (size_t)t.wg_size * t.items, wg = t.wg_size;
-    size_t scratch = 2 * wg > wg + wg / 32 ? 2 * wg : wg + wg / 32;
+    size_t scratch = 3 * wg + 1;   /* the largest: sub-group slices plus their totals */
     return (tile + tile / 32 + scratch) * elem;
 }
 
@@ -280,6 +329,18 @@ static clscan_status order_barrier(clscan_context *ctx)
 {
     cl_int err = ctx->out_of_order ? clEnqueueBarrierWithWaitList(ctx->queue, 0, NULL, NULL) : CL_SUCCESS;
     return err == CL_SUCCESS ? CLSCAN_SUCCESS : clscan__fail_cl(ctx, "clEnqueueBarrierWithWaitList", err);
+}
+
+clscan_status clscan__fill_zero(clscan_context *ctx, cl_mem buf, size_t bytes)
+{
+    clscan_status st = order_barrier(ctx);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    const cl_uint zero = 0;
+    cl_int err = clEnqueueFillBuffer(ctx->queue, buf, &zero, sizeof zero, 0, bytes, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clEnqueueFillBuffer (scan scratch)", err);
+    return order_barrier(ctx);
 }
 
 clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what)

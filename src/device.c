@@ -95,6 +95,8 @@ cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, const c
     CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem, &info->local_mem, NULL));
     CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof info->max_alloc, &info->max_alloc, NULL));
     CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof info->global_mem, &info->global_mem, NULL));
+    CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof info->base_align, &info->base_align, NULL));
+    info->base_align /= 8;   /* reported in bits */
     CLSCAN__TRY(clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL));
 #undef CLSCAN__TRY
     if ((err = clscan__platform_string(platform, CL_PLATFORM_NAME, info->platform, sizeof info->platform)) != CL_SUCCESS ||

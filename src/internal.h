@@ -11,6 +11,8 @@
 
 #define CLSCAN__MAX_LEVELS 8   /* block-sum recursion depth; tile >= 64 makes 8 levels cover 2^48 */
 #define CLSCAN__SCRATCH_TOTALS CLSCAN__MAX_LEVELS   /* reduce-then-scan's tile totals, past the levels */
+#define CLSCAN__SCRATCH_STATUS (CLSCAN__MAX_LEVELS + 1) /* single-pass status words */
+#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 2)
 #define CLSCAN__NAME_LEN 256
 
 /* ---- errors (status.c) --------------------------------------------------- */
@@ -31,6 +33,7 @@ typedef struct clscan__device_info {
     cl_uint compute_units, vendor_id;
     size_t max_wg;
     cl_ulong local_mem, max_alloc, global_mem;
+    cl_uint base_align;             /* bytes every buffer and sub-buffer start is aligned to */
     int fp64, int64, int64_atomics, is_nvidia;
     clscan__subgroup_kind subgroups;
 } clscan__device_info;
@@ -77,7 +80,9 @@ long clscan__match_device(const clscan__device_spec *spec, const clscan__device_
 cl_int clscan__list_devices(clscan__device_entry **entries, size_t *count, const char **failed_call);
 
 /* ---- kernel sources (source.c) ------------------------------------------- */
-typedef enum clscan__source_id { CLSCAN__SRC_TYPES, CLSCAN__SRC_WORKGROUP, CLSCAN__SRC_SCAN, CLSCAN__SRC_COUNT } clscan__source_id;
+typedef enum clscan__source_id {
+    CLSCAN__SRC_TYPES, CLSCAN__SRC_SUBGROUP, CLSCAN__SRC_WORKGROUP, CLSCAN__SRC_SCAN, CLSCAN__SRC_COUNT
+} clscan__source_id;
 typedef struct clscan__sources {
     char *text[CLSCAN__SRC_COUNT];
     char dir[4096];                 /* where they were found */
@@ -106,12 +111,16 @@ typedef struct clscan__config {
     clscan_op op;
     clscan_wg_algorithm wg;         /* never AUTO here */
     unsigned wg_size, items;
+    clscan__subgroup_kind sg;       /* NONE: the local-memory sub-group path */
+    int vec_io;                     /* full tiles move as ITEMS-wide vectors */
+    int atomics64;                  /* 64-bit global atomics (packed single-pass status words) */
+    int force_fallback;             /* every unfinished look-back takes the decoupled fallback */
 } clscan__config;
 
 typedef struct clscan__program {
     clscan__config config;
     cl_program program;
-    cl_kernel scan_tiles, add_offsets, reduce_tiles;
+    cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass;
     struct clscan__program *next;
 } clscan__program;
 
@@ -143,8 +152,14 @@ struct clscan_context {
     clscan__tuning tuning_override;  /* zeros: use the policy (tests and experiments only) */
     clscan__sources sources;
     clscan__program *programs;
-    cl_mem scratch[CLSCAN__MAX_LEVELS + 1];
-    size_t scratch_bytes[CLSCAN__MAX_LEVELS + 1];
+    cl_mem scratch[CLSCAN__SCRATCH_SLOTS];
+    size_t scratch_bytes[CLSCAN__SCRATCH_SLOTS];
+    int portable;                   /* tests: local-memory sub-groups, scalar tile loads, 32-bit atomics */
+    int force_fallback;             /* tests, or $CLSCAN_FORCE_LOOKBACK_FALLBACK=1 */
+    char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
+    cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
+    cl_uint sp_epoch;               /* the last single-pass launch's epoch; 0 before the first */
+    int sp_wide_words;              /* the status words in the array are 64-bit */
     int cache_on;
     char cache_dir[4096];
     clscan__stats stats;
@@ -167,6 +182,15 @@ clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, s
 clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type);
 /* Internal, for tests and experiments: force wg_size/items (0, 0 returns to the policy). */
 void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items);
+/* Internal, for tests: run only the portable paths (local-memory sub-groups, scalar tile loads,
+ * 32-bit status words). */
+void clscan__set_portable(clscan_context *ctx, int portable);
+/* Internal, for tests: make every look-back that meets an unfinished tile take the fallback. */
+void clscan__set_force_fallback(clscan_context *ctx, int force);
+/* Internal, for tests: look-back fallbacks taken on this context so far (a blocking read). */
+clscan_status clscan__fallback_count(clscan_context *ctx, cl_uint *count);
+/* Enqueues a zero fill of bytes of buf (ordered like clscan__enqueue). */
+clscan_status clscan__fill_zero(clscan_context *ctx, cl_mem buf, size_t bytes);
 /* Internal, for tests: the cache counters of this context. */
 clscan__stats clscan__context_stats(const clscan_context *ctx);
 
@@ -179,6 +203,8 @@ clscan_status clscan__check_count(clscan_context *ctx, size_t n, size_t elem);
  * (want_read / want_write). Records the problem and returns INVALID_ARGUMENT. */
 clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *what, size_t n, size_t elem,
                                    int want_read, int want_write);
+/* Whether a and b start at the same place of the same memory (also through sub-buffers). */
+int clscan__same_memory(cl_mem a, cl_mem b);
 /* INVALID_ARGUMENT when a and b overlap in memory, unless identical and same_allowed. */
 clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, cl_mem b, size_t bytes, int same_allowed);
 

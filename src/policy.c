@@ -1,21 +1,21 @@
 /* The tuning table and the choice of algorithm for (device, type, n). Rows run from specific to
- * general; the first that matches wins. Items per work-item are for 4-byte elements and halve for
- * 8-byte ones, so a tile keeps about the same number of bytes. */
+ * general; the first that matches wins. Each row gives the work-group size and items per work-item
+ * for 4-byte and for 8-byte elements (`clscan-bench --tune` prints a row for the current device). */
 #include "internal.h"
 #include <string.h>
 
 typedef struct policy_row {
     const char *vendor;          /* substring of the device vendor, NULL for any */
     cl_device_type type;         /* 0 for any */
-    unsigned wg_size, items;
+    unsigned wg4, items4, wg8, items8;
 } policy_row;
 
 static const policy_row table[] = {
-    /* vendor     type                 wg   items   why */
-    {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 8},  /* 8 warps a group, 2048-element tiles */
-    {NULL, CL_DEVICE_TYPE_GPU, 256, 8},
-    {NULL, CL_DEVICE_TYPE_CPU, 64, 16},      /* PoCL runs a group as loops: few, long work-items */
-    {NULL, 0, 128, 8},
+    /* vendor   type                 4-byte     8-byte    why */
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 32, 128, 32},  /* 32 KiB tiles: few look-backs; H100 --tune */
+    {NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4},        /* unmeasured GPUs: modest tiles */
+    {NULL, CL_DEVICE_TYPE_CPU, 8, 1024, 8, 512},       /* PoCL: few work-items, long runs each */
+    {NULL, 0, 128, 8, 128, 4},
 };
 
 clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type type)
@@ -28,33 +28,32 @@ clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type
             break;
         }
     }
-    clscan__tuning t = {row->wg_size, row->items};
-    if (clscan_type_size(type) == 8 && t.items > 1)
-        t.items /= 2;
-    return t;
+    int wide = clscan_type_size(type) == 8;
+    return (clscan__tuning){wide ? row->wg8 : row->wg4, wide ? row->items8 : row->items4};
 }
 
 clscan_strategy clscan__policy_strategy(const clscan__device_info *dev, clscan_type type, size_t n)
 {
-    (void)dev, (void)type, (void)n;
-    /* Reduce-then-scan moves 3n elements (read, read, write) against block-sum's 4n; on the H200 it
-     * is 0.66 of the copy roof at 2^28 against 0.49, and within noise below (docs/benchmarks.md). */
-    return CLSCAN_STRATEGY_REDUCE_THEN_SCAN;
+    /* One tile: block-sum is a single scan_tiles launch with no status words, 7-12% faster than
+     * single-pass at 2^10..2^13 on the H100. Above, single-pass moves 2n elements in one launch; it
+     * has passed the suite on the H100 and on PoCL and was the fastest there from 2^14 up
+     * (docs/benchmarks.md). */
+    clscan__tuning t = clscan__policy_tuning(dev, type);
+    return n <= (size_t)t.wg_size * t.items ? CLSCAN_STRATEGY_BLOCK_SUM : CLSCAN_STRATEGY_SINGLE_PASS;
 }
 
 clscan_wg_algorithm clscan__policy_wg(const clscan__device_info *dev, clscan_type type, size_t n)
 {
-    (void)dev, (void)type, (void)n;
-    /* Over a few hundred work-item totals, the log2 steps of Hillis-Steele beat the 2 log2 steps
-     * (and idle halves) of Blelloch; the extra work is on values already in local memory. */
-    return CLSCAN_WG_HILLIS_STEELE;
+    (void)type, (void)n;
+    /* With register shuffles a group scan is a few instructions and two barriers; without them,
+     * over a few hundred work-item totals the log2 steps of Hillis-Steele beat the 2 log2 steps (and
+     * idle halves) of Blelloch, the extra work being on values already in local memory. */
+    return dev->subgroups != CLSCAN__SG_NONE ? CLSCAN_WG_SUBGROUP : CLSCAN_WG_HILLIS_STEELE;
 }
 
 int clscan__algorithm_implemented(clscan_strategy strategy, clscan_wg_algorithm wg)
 {
-    int strategy_ok = strategy != CLSCAN_STRATEGY_SINGLE_PASS;
-    int wg_ok = wg == CLSCAN_WG_AUTO || wg == CLSCAN_WG_HILLIS_STEELE || wg == CLSCAN_WG_BLELLOCH;
-    return strategy_ok && wg_ok;
+    return (unsigned)strategy <= CLSCAN_STRATEGY_SINGLE_PASS && (unsigned)wg <= CLSCAN_WG_SUBGROUP;
 }
 
 unsigned clscan__block_sum_levels(size_t n, size_t tile, size_t level_elems[CLSCAN__MAX_LEVELS])

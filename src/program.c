@@ -25,13 +25,27 @@ static const char *op_define(clscan_op op)
     return names[op];
 }
 
+static const char *wg_define(clscan_wg_algorithm wg)
+{
+    return wg == CLSCAN_WG_BLELLOCH ? "BLELLOCH" : wg == CLSCAN_WG_SUBGROUP ? "SUBGROUP" : "HILLIS_STEELE";
+}
+
+static const char *sg_define(clscan__subgroup_kind sg)
+{
+    static const char *const names[] = {"#define CLSCAN_SG_LOCAL\n", "#define CLSCAN_SG_KHR\n",
+                                        "#define CLSCAN_SG_INTEL\n", "#define CLSCAN_SG_NVIDIA_PTX\n"};
+    return names[sg];
+}
+
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
-                    "#define WG_SIZE %u\n#define ITEMS %u\n",
-                    type_define(cfg->type), op_define(cfg->op),
-                    cfg->wg == CLSCAN_WG_BLELLOCH ? "BLELLOCH" : "HILLIS_STEELE", cfg->wg_size, cfg->items);
+                    "#define WG_SIZE %u\n#define ITEMS %u\n%s%s%s%s",
+                    type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
+                    sg_define(cfg->sg), cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "",
+                    cfg->atomics64 ? "#define SP_ATOMIC64\n" : "",
+                    cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "");
 }
 
 /* ---- hashing: two independent 64-bit FNV-1a streams make the 128-bit key --------------------- */
@@ -165,13 +179,13 @@ static char *assemble_source(const clscan_context *ctx, const clscan__config *cf
 {
     char defines[512];
     int dlen = clscan__write_defines(cfg, defines, sizeof defines);
-    size_t total = (size_t)dlen + 1;
+    size_t total = (size_t)dlen + strlen(ctx->extra_defines) + 1;
     for (int i = 0; i < CLSCAN__SRC_COUNT; i++)
         total += strlen(ctx->sources.text[i]) + 64 + strlen(clscan__source_file_name((clscan__source_id)i));
     char *src = malloc(total);
     if (!src)
         return NULL;
-    size_t used = (size_t)snprintf(src, total, "%s", defines);
+    size_t used = (size_t)snprintf(src, total, "%s%s", defines, ctx->extra_defines);
     for (int i = 0; i < CLSCAN__SRC_COUNT; i++)
         used += (size_t)snprintf(src + used, total - used, "\n#line 1 /* %s */\n%s",
                                  clscan__source_file_name((clscan__source_id)i), ctx->sources.text[i]);
@@ -265,6 +279,7 @@ static void program_free(clscan__program *p)
     if (p->scan_tiles) clReleaseKernel(p->scan_tiles);
     if (p->add_offsets) clReleaseKernel(p->add_offsets);
     if (p->reduce_tiles) clReleaseKernel(p->reduce_tiles);
+    if (p->single_pass) clReleaseKernel(p->single_pass);
     if (p->program) clReleaseProgram(p->program);
     free(p);
 }
@@ -280,7 +295,9 @@ void clscan__programs_free(clscan__program *list)
 
 static int same_config(const clscan__config *a, const clscan__config *b)
 {
-    return a->type == b->type && a->op == b->op && a->wg == b->wg && a->wg_size == b->wg_size && a->items == b->items;
+    return a->type == b->type && a->op == b->op && a->wg == b->wg && a->wg_size == b->wg_size &&
+           a->items == b->items && a->sg == b->sg && a->vec_io == b->vec_io && a->atomics64 == b->atomics64 &&
+           a->force_fallback == b->force_fallback;
 }
 
 clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg, clscan__program **out)
@@ -311,6 +328,8 @@ clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg
         st = create_kernel(ctx, p->program, "add_offsets", cfg->wg_size, &p->add_offsets);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "reduce_tiles", cfg->wg_size, &p->reduce_tiles);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "scan_single_pass", cfg->wg_size, &p->single_pass);
     if (st != CLSCAN_SUCCESS) {
         program_free(p);
         return st;

@@ -1,7 +1,8 @@
 /* Scan dispatch. Public entry points validate, take the lock and call clscan__scan_enqueue, which
  * runs the chosen strategy. Block-sum: scan tiles and keep their totals, scan the totals the same way
  * (as many levels as n needs), then fold each level's prefixes back down. Reduce-then-scan: reduce
- * tiles, scan the totals (by block-sum), scan the tiles seeded with their prefixes. */
+ * tiles, scan the totals (by block-sum), scan the tiles seeded with their prefixes. Single-pass: one
+ * launch with decoupled look-back; this file keeps its status words and epochs. */
 #include "internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -107,21 +108,89 @@ static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program
     return st;
 }
 
+/* Single-pass state: status words for tiles (zeroed when allocated) and the counters. Epochs make
+ * old words read as unpublished; when the epoch would overflow its bits (30 with 64-bit atomics,
+ * else 14: see cl/scan.cl), everything is zeroed and epochs start again. */
+#define SP_STATUS_BYTES_PER_TILE 32   /* two slots (aggregate, prefix) of up to 16 bytes */
+#define SP_EPOCH_LIMIT(wide_words) ((wide_words) ? (1u << 30) : (1u << 14))
+static clscan_status sp_state(clscan_context *ctx, size_t tiles, int wide_words, cl_mem *status)
+{
+    cl_mem before = ctx->scratch[CLSCAN__SCRATCH_STATUS];
+    size_t bytes = tiles * SP_STATUS_BYTES_PER_TILE;
+    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_STATUS, bytes, status);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    /* A change of word width (the portable test path) would let old words pass for new tags. */
+    int fresh_counters = !ctx->sp_counters, wrap = ctx->sp_epoch + 1 >= SP_EPOCH_LIMIT(wide_words) ||
+                                                   wide_words != ctx->sp_wide_words;
+    if (fresh_counters) {
+        cl_int err = CL_SUCCESS;
+        ctx->sp_counters = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 4 * sizeof(cl_uint), NULL, &err);
+        if (err != CL_SUCCESS) {
+            ctx->sp_counters = NULL;
+            return clscan__fail_cl(ctx, "clCreateBuffer (single-pass counters)", err);
+        }
+    }
+    if (*status != before || wrap)
+        st = clscan__fill_zero(ctx, *status, ctx->scratch_bytes[CLSCAN__SCRATCH_STATUS]);
+    if (st == CLSCAN_SUCCESS && (fresh_counters || wrap))
+        st = clscan__fill_zero(ctx, ctx->sp_counters, 4 * sizeof(cl_uint));
+    if (st == CLSCAN_SUCCESS && wrap) {
+        ctx->sp_epoch = 0;
+        ctx->sp_wide_words = wide_words;
+    }
+    return st;
+}
+
+/* Reads and writes n once, in one launch (after a zero fill when the status array is new). */
+static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
+                                 size_t n, int exclusive)
+{
+    const size_t tile = (size_t)p->config.wg_size * p->config.items, tiles = tiles_of(n, tile);
+    if (tiles >= ((size_t)1 << 31))
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "single-pass scan of %zu elements needs %zu tiles of %zu; "
+                            "at most 2^31 - 1", n, tiles, tile);
+    cl_mem status = NULL;
+    clscan_status st = sp_state(ctx, tiles, p->config.atomics64, &status);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    cl_ulong n64 = n, tiles64 = tiles;
+    cl_uint excl = exclusive != 0, epoch = ctx->sp_epoch + 1, in_place = clscan__same_memory(in, out);
+    const kernel_arg args[] = {ARG_MEM(in), ARG_MEM(out), ARG_MEM(status), ARG_MEM(ctx->sp_counters), ARG_VAL(n64),
+                               ARG_VAL(tiles64), ARG_VAL(excl), ARG_VAL(epoch), ARG_VAL(in_place)};
+    st = run(ctx, p, p->single_pass, "scan_single_pass", args, sizeof args / sizeof args[0], tiles);
+    if (st == CLSCAN_SUCCESS)
+        ctx->sp_epoch = epoch;   /* only a launch that was enqueued uses up its epoch */
+    return st;
+}
+
+/* Whether full tiles can move as ITEMS-wide vectors: a vector type of that width exists and every
+ * buffer start is aligned to it. */
+static int vector_io(const clscan_context *ctx, unsigned items, size_t elem)
+{
+    int width_ok = items == 2 || items == 4 || items == 8 || items == 16;
+    return !ctx->portable && width_ok && ctx->info.base_align >= items * elem;
+}
+
 clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                    clscan_op op, int exclusive)
 {
     clscan__tuning t = clscan__context_tuning(ctx, type);
-    clscan__config cfg = {type, op, ctx->wg, t.wg_size, t.items};
-    if (cfg.wg == CLSCAN_WG_AUTO)
-        cfg.wg = clscan__policy_wg(&ctx->info, type, n);
+    clscan_wg_algorithm wg = ctx->wg == CLSCAN_WG_AUTO ? clscan__policy_wg(&ctx->info, type, n) : ctx->wg;
+    clscan__subgroup_kind sg = wg == CLSCAN_WG_SUBGROUP && !ctx->portable ? ctx->info.subgroups : CLSCAN__SG_NONE;
+    clscan__config cfg = {type, op, wg, t.wg_size, t.items, sg, vector_io(ctx, t.items, clscan_type_size(type)),
+                          ctx->info.int64_atomics && !ctx->portable, ctx->force_fallback};
     clscan_strategy strategy = ctx->strategy == CLSCAN_STRATEGY_AUTO ? clscan__policy_strategy(&ctx->info, type, n)
                                                                     : ctx->strategy;
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
-    return strategy == CLSCAN_STRATEGY_REDUCE_THEN_SCAN ? reduce_then_scan(ctx, p, in, out, n, exclusive)
-                                                        : block_sum(ctx, p, in, out, n, exclusive);
+    switch (strategy) {
+    case CLSCAN_STRATEGY_SINGLE_PASS: return single_pass(ctx, p, in, out, n, exclusive);
+    case CLSCAN_STRATEGY_REDUCE_THEN_SCAN: return reduce_then_scan(ctx, p, in, out, n, exclusive);
+    default: return block_sum(ctx, p, in, out, n, exclusive);
+    }
 }
 
 /* Everything a scan checks before it touches the device; in and out may be the same buffer. */

@@ -24,7 +24,7 @@
 #define CLSCAN_INSTALL_CL_DIR ""
 #endif
 
-static const char *const file_names[CLSCAN__SRC_COUNT] = {"types.clh", "workgroup.clh", "scan.cl"};
+static const char *const file_names[CLSCAN__SRC_COUNT] = {"types.clh", "subgroup.clh", "workgroup.clh", "scan.cl"};
 
 const char *clscan__source_file_name(clscan__source_id id)
 {

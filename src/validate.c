@@ -57,6 +57,12 @@ static cl_mem root_of(cl_mem m, size_t *offset)
     return parent;
 }
 
+int clscan__same_memory(cl_mem a, cl_mem b)
+{
+    size_t oa = 0, ob = 0;
+    return root_of(a, &oa) == root_of(b, &ob) && oa == ob;
+}
+
 clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, cl_mem b, size_t bytes, int same_allowed)
 {
     size_t oa = 0, ob = 0;

@@ -1,20 +1,42 @@
 # ctest driver: each kernel layer must compile as portable OpenCL C 1.2 on top of the layers below
-# it, for every type and work-group algorithm (clang -fsyntax-only; no device involved).
-set(layers types.clh workgroup.clh scan.cl)
+# it, for every type and work-group algorithm; then the whole program in each variant the host can
+# ask for (vector tile loads, packed or two-word status words, forced fallback, the sub-group
+# mechanisms). clang -fsyntax-only; no device involved.
+set(layers types.clh subgroup.clh workgroup.clh scan.cl)
+set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
+set(clang_cl ${CLANG} -x cl -Xclang -finclude-default-header -fsyntax-only -Werror)
+
+function(check file what)
+  execute_process(COMMAND ${clang_cl} ${ARGN} "${file}" RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} does not compile (${ARGN}):\n${err}")
+  endif()
+endfunction()
+
 set(text "")
 foreach(layer IN LISTS layers)
   file(READ "${CL_DIR}/${layer}" part)
   string(APPEND text "${part}\n")
   file(WRITE "${WORK_DIR}/upto-${layer}.cl" "${text}")
-  foreach(type INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
-    foreach(algo HILLIS_STEELE BLELLOCH)
-      execute_process(COMMAND ${CLANG} -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only
-                              -Werror -DCLSCAN_TYPE_${type} -DWG_ALGO_${algo} "${WORK_DIR}/upto-${layer}.cl"
-                      RESULT_VARIABLE rc ERROR_VARIABLE err)
-      if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "${layer} (with the layers below) does not compile for ${type}/${algo}:\n${err}")
-      endif()
+  foreach(type IN LISTS types)
+    foreach(algo HILLIS_STEELE BLELLOCH SUBGROUP)
+      check("${WORK_DIR}/upto-${layer}.cl" "${layer} (with the layers below)"
+            -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_${algo})
     endforeach()
   endforeach()
 endforeach()
-message("every layer compiles as OpenCL C 1.2 for 6 types x 2 algorithms")
+
+set(all "${WORK_DIR}/upto-scan.cl.cl")
+foreach(type IN LISTS types)
+  check("${all}" "vector loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_SUBGROUP
+        -DCLSCAN_VEC_IO -DITEMS=16 -DSP_ATOMIC64)
+  check("${all}" "32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DSP_FORCE_FALLBACK)
+  check("${all}" "NVIDIA PTX sub-groups" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
+        -DWG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX)
+  # clang declares the cl_khr_subgroups built-ins for OpenCL C 2.0 only.
+  foreach(op ADD MUL)
+    check("${all}" "cl_khr_subgroups" -cl-std=CL2.0 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op}
+          -DWG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
+  endforeach()
+endforeach()
+message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, and the whole program in 5 variants")
