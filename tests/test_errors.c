@@ -202,10 +202,11 @@ static void test_context_functions(void **state)
     assert_int_equal(clscan_set_algorithm(ctx, (clscan_strategy)9, CLSCAN_WG_AUTO), CLSCAN_INVALID_ARGUMENT);
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, (clscan_wg_algorithm)-1), CLSCAN_INVALID_ARGUMENT);
     assert_untouched_and_usable();
-    /* Not implemented yet: refused, and the previous choice stays in force. */
+    /* A refused choice leaves the previous one in force. */
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_BLELLOCH), CLSCAN_SUCCESS);
-    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO), CLSCAN_UNSUPPORTED);
-    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_SUBGROUP), CLSCAN_UNSUPPORTED);
+    assert_int_equal(clscan_set_algorithm(ctx, (clscan_strategy)4, CLSCAN_WG_AUTO), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, (clscan_wg_algorithm)4), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(ctx->strategy, CLSCAN_STRATEGY_BLOCK_SUM);
     assert_int_equal(ctx->wg, CLSCAN_WG_BLELLOCH);
     assert_untouched_and_usable();
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);

@@ -121,7 +121,7 @@ static void test_spec_matching(void **state)
 static void test_defines_and_keys(void **state)
 {
     (void)state;
-    clscan__config cfg = {CLSCAN_UINT64, CLSCAN_MIN, CLSCAN_WG_BLELLOCH, 128, 4};
+    clscan__config cfg = {CLSCAN_UINT64, CLSCAN_MIN, CLSCAN_WG_BLELLOCH, 128, 4, CLSCAN__SG_NONE, 0, 1, 0};
     char buf[512];
     clscan__write_defines(&cfg, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define CLSCAN_TYPE_UINT64\n"));
@@ -129,6 +129,19 @@ static void test_defines_and_keys(void **state)
     assert_non_null(strstr(buf, "#define WG_ALGO_BLELLOCH\n"));
     assert_non_null(strstr(buf, "#define WG_SIZE 128\n"));
     assert_non_null(strstr(buf, "#define ITEMS 4\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SG_LOCAL\n"));
+    assert_non_null(strstr(buf, "#define SP_ATOMIC64\n"));
+    assert_null(strstr(buf, "CLSCAN_VEC_IO"));
+    assert_null(strstr(buf, "SP_FORCE_FALLBACK"));
+    clscan__config cfg2 = {CLSCAN_FLOAT, CLSCAN_ADD, CLSCAN_WG_SUBGROUP, 256, 8, CLSCAN__SG_NVIDIA_PTX, 1, 1, 1};
+    clscan__write_defines(&cfg2, buf, sizeof buf);
+    assert_non_null(strstr(buf, "#define WG_ALGO_SUBGROUP\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SG_NVIDIA_PTX\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_VEC_IO\n"));
+    assert_non_null(strstr(buf, "#define SP_FORCE_FALLBACK\n"));
+    cfg2.atomics64 = 0;                        /* no 64-bit atomics: 32-bit status words */
+    clscan__write_defines(&cfg2, buf, sizeof buf);
+    assert_null(strstr(buf, "SP_ATOMIC64"));
 
     clscan__device_info dev;
     memset(&dev, 0, sizeof dev);
@@ -164,17 +177,20 @@ static void test_policy(void **state)
     clscan__tuning t4 = clscan__policy_tuning(&gpu, CLSCAN_INT32), t8 = clscan__policy_tuning(&gpu, CLSCAN_DOUBLE);
     assert_true(t4.wg_size >= 32 && (t4.wg_size & (t4.wg_size - 1)) == 0);
     assert_true(t4.items > 1);                   /* several elements per work-item */
-    assert_int_equal(t8.items * 2, t4.items);    /* 8-byte elements: same bytes per tile */
+    assert_int_equal((size_t)t8.items * t8.wg_size * 2, (size_t)t4.items * t4.wg_size);   /* same tile bytes */
     assert_true(clscan__policy_tuning(&cpu, CLSCAN_FLOAT).items > 1);
-    assert_true(clscan__algorithm_implemented(CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO));
-    assert_true(clscan__algorithm_implemented(CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_BLELLOCH));
-    assert_false(clscan__algorithm_implemented(CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO));
-    assert_true(clscan__algorithm_implemented(CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_HILLIS_STEELE));
-    assert_false(clscan__algorithm_implemented(CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_SUBGROUP));
-    clscan_strategy strategy = clscan__policy_strategy(&gpu, CLSCAN_INT32, 1u << 24);
-    assert_true(clscan__algorithm_implemented(strategy, CLSCAN_WG_AUTO) && strategy != CLSCAN_STRATEGY_AUTO);
-    clscan_wg_algorithm w = clscan__policy_wg(&gpu, CLSCAN_INT32, 1000);
-    assert_true(w == CLSCAN_WG_HILLIS_STEELE || w == CLSCAN_WG_BLELLOCH);
+    for (int s = CLSCAN_STRATEGY_AUTO; s <= CLSCAN_STRATEGY_SINGLE_PASS; s++)
+        for (int w = CLSCAN_WG_AUTO; w <= CLSCAN_WG_SUBGROUP; w++)
+            assert_true(clscan__algorithm_implemented((clscan_strategy)s, (clscan_wg_algorithm)w));
+    assert_false(clscan__algorithm_implemented((clscan_strategy)(CLSCAN_STRATEGY_SINGLE_PASS + 1), CLSCAN_WG_AUTO));
+    for (size_t n = 1; n < ((size_t)1 << 40); n *= 7) {
+        assert_int_not_equal(clscan__policy_strategy(&gpu, CLSCAN_INT32, n), CLSCAN_STRATEGY_AUTO);
+        assert_int_not_equal(clscan__policy_strategy(&cpu, CLSCAN_DOUBLE, n), CLSCAN_STRATEGY_AUTO);
+    }
+    /* Sub-group scans only where the device shuffles in hardware. */
+    assert_int_equal(clscan__policy_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_HILLIS_STEELE);
+    gpu.subgroups = CLSCAN__SG_NVIDIA_PTX;
+    assert_int_equal(clscan__policy_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_SUBGROUP);
 }
 
 static void test_block_sum_levels(void **state)

@@ -1,7 +1,9 @@
 /* Scans against the CPU reference: every type x operator x inclusive/exclusive x in place or not,
  * for every strategy x work-group algorithm pair (and AUTO), at sizes around every boundary of the
  * tiling in force for the type (work-group, tile, multiples, tile^2 for two and three levels).
- * Outputs are poisoned before each run. $CLSCAN_TEST_SEED replays a run. */
+ * Also the portable paths alone (local-memory sub-groups, scalar tile loads) and single-pass with
+ * every look-back forced onto its fallback. Outputs are poisoned before each run.
+ * $CLSCAN_TEST_SEED replays a run. */
 #include "internal.h"
 #include "ref.h"
 #include <setjmp.h>
@@ -41,7 +43,10 @@ static size_t test_sizes(clscan_type type, size_t *sizes, size_t cap)
     clscan__tuning t = clscan__context_tuning(ctx, type);
     size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items, k = 0;
     const size_t fixed[] = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 10007, (1u << 20) + 123};
-    const size_t around[] = {wg, tile, 2 * tile, 3 * tile, tile * tile};
+    /* tile^2 needs two block-sum levels; with big tiles it is capped (test_misc_deep_recursion
+     * covers deep levels with small tiles). */
+    const size_t square = tile * tile < ((size_t)1 << 21) ? tile * tile : ((size_t)1 << 21);
+    const size_t around[] = {wg, tile, 2 * tile, 3 * tile, square};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && k < cap; i++)
         sizes[k++] = fixed[i];
     for (size_t i = 0; i < sizeof around / sizeof around[0] && k + 3 <= cap; i++)
@@ -115,19 +120,60 @@ SCAN_TESTS(BLOCK_SUM, HILLIS_STEELE)
 SCAN_TESTS(BLOCK_SUM, BLELLOCH)
 SCAN_TESTS(REDUCE_THEN_SCAN, HILLIS_STEELE)
 SCAN_TESTS(REDUCE_THEN_SCAN, BLELLOCH)
+SCAN_TESTS(SINGLE_PASS, HILLIS_STEELE)
+SCAN_TESTS(SINGLE_PASS, BLELLOCH)
+SCAN_TESTS(SINGLE_PASS, SUBGROUP)
+SCAN_TESTS(REDUCE_THEN_SCAN, SUBGROUP)
+SCAN_TESTS(BLOCK_SUM, SUBGROUP)
 SCAN_TESTS(AUTO, AUTO)
 
-/* Small tiles force four block-sum levels at moderate n (reduce-then-scan: three, under its totals). */
-static void test_deep_recursion(void **state)
+/* The portable paths the vendor ones stand in for: on a device with hardware sub-groups or vector
+ * tile loads these are not what AUTO runs, so they get their own pass. */
+#define PORTABLE_TEST(T)                                                                                \
+    static void test_##T##_portable(void **state)                                                       \
+    {                                                                                                   \
+        (void)state;                                                                                    \
+        if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T))                                      \
+            skip();                                                                                     \
+        clscan__set_portable(ctx, 1);                                                                   \
+        scan_matrix(CLSCAN_##T, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_SUBGROUP);                        \
+        clscan__set_portable(ctx, 0);                                                                   \
+    }
+PORTABLE_TEST(INT32) PORTABLE_TEST(UINT32) PORTABLE_TEST(INT64) PORTABLE_TEST(UINT64) PORTABLE_TEST(FLOAT)
+PORTABLE_TEST(DOUBLE)
+
+/* Single-pass with the fallback forced: every look-back that meets a tile without its inclusive
+ * prefix reduces that tile from the input. The fallback counter shows the path really ran. */
+#define FALLBACK_TEST(T)                                                                                \
+    static void test_##T##_forced_fallback(void **state)                                                \
+    {                                                                                                   \
+        (void)state;                                                                                    \
+        if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T))                                      \
+            skip();                                                                                     \
+        cl_uint before = 0, after = 0;                                                                  \
+        assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);                         \
+        clscan__set_force_fallback(ctx, 1);                                                             \
+        scan_matrix(CLSCAN_##T, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);                            \
+        clscan__set_force_fallback(ctx, 0);                                                             \
+        assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);                          \
+        print_message("[ fallback ] %u look-back fallbacks\n", after - before);                         \
+        assert_true(after > before);                                                                    \
+    }
+FALLBACK_TEST(INT32) FALLBACK_TEST(UINT32) FALLBACK_TEST(INT64) FALLBACK_TEST(UINT64) FALLBACK_TEST(FLOAT)
+FALLBACK_TEST(DOUBLE)
+
+/* Small tiles force four block-sum levels at moderate n (reduce-then-scan: three, under its totals),
+ * and give single-pass thousands of tiles with a look-back window of eight. */
+static void test_misc_deep_recursion(void **state)
 {
     (void)state;
     clscan__set_tuning(ctx, 8, 2);   /* tile 16: 16^4 + 5 needs four levels of totals */
     size_t n = 16 * 16 * 16 * 16 + 5;
     void *in = malloc(n * 8), *got = malloc(n * 8);
     int failures = 0;
-    for (int pair = 0; pair < 4; pair++) {
-        clscan_strategy strategy = pair < 2 ? CLSCAN_STRATEGY_BLOCK_SUM : CLSCAN_STRATEGY_REDUCE_THEN_SCAN;
-        clscan_wg_algorithm wg = pair % 2 ? CLSCAN_WG_BLELLOCH : CLSCAN_WG_HILLIS_STEELE;
+    for (int pair = 0; pair < 9; pair++) {
+        clscan_strategy strategy = (clscan_strategy)(CLSCAN_STRATEGY_BLOCK_SUM + pair / 3);
+        clscan_wg_algorithm wg = (clscan_wg_algorithm)(CLSCAN_WG_HILLIS_STEELE + pair % 3);
         assert_int_equal(clscan_set_algorithm(ctx, strategy, wg), CLSCAN_SUCCESS);
         failures += !run_one(n, CLSCAN_INT32, CLSCAN_ADD, 0, 0, in, got);
         failures += !run_one(n, CLSCAN_INT64, CLSCAN_MAX, 1, 1, in, got);
@@ -141,7 +187,7 @@ static void test_deep_recursion(void **state)
 }
 
 /* The host conveniences, in place and not, against the same reference. */
-static void test_host_api(void **state)
+static void test_misc_host_api(void **state)
 {
     (void)state;
     size_t n = 50000;
@@ -164,16 +210,24 @@ static void test_host_api(void **state)
     free(out);
 }
 
-int main(void)
+/* argv[1], when given, is a cmocka name pattern: ctest runs the matrix in parts side by side. */
+int main(int argc, char **argv)
 {
 #define ENTRY(T, S, W) cmocka_unit_test(test_##T##_##S##_##W)
 #define ENTRIES(S, W) ENTRY(INT32, S, W), ENTRY(UINT32, S, W), ENTRY(INT64, S, W), ENTRY(UINT64, S, W), \
                       ENTRY(FLOAT, S, W), ENTRY(DOUBLE, S, W)
+#define ONE(T, X) cmocka_unit_test(test_##T##_##X)
+#define EACH_TYPE(X) ONE(INT32, X), ONE(UINT32, X), ONE(INT64, X), ONE(UINT64, X), ONE(FLOAT, X), ONE(DOUBLE, X)
     const struct CMUnitTest tests[] = {
         ENTRIES(BLOCK_SUM, HILLIS_STEELE),        ENTRIES(BLOCK_SUM, BLELLOCH),
         ENTRIES(REDUCE_THEN_SCAN, HILLIS_STEELE), ENTRIES(REDUCE_THEN_SCAN, BLELLOCH),
-        ENTRIES(AUTO, AUTO),
-        cmocka_unit_test(test_deep_recursion), cmocka_unit_test(test_host_api),
+        ENTRIES(SINGLE_PASS, HILLIS_STEELE),      ENTRIES(SINGLE_PASS, BLELLOCH),
+        ENTRIES(SINGLE_PASS, SUBGROUP),           ENTRIES(REDUCE_THEN_SCAN, SUBGROUP),
+        ENTRIES(BLOCK_SUM, SUBGROUP),             ENTRIES(AUTO, AUTO),
+        EACH_TYPE(portable), EACH_TYPE(forced_fallback),
+        cmocka_unit_test(test_misc_deep_recursion), cmocka_unit_test(test_misc_host_api),
     };
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, setup, teardown);
 }

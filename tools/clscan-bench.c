@@ -1,9 +1,13 @@
-/* clscan-bench: speed of the scans against the copy roof measured in the same run. For each size
- * it times clEnqueueCopyBuffer (bytes read + written), then every strategy x work-group pair and a
- * single-thread C loop, each the median of --runs timed calls (call + clFinish, wall clock) after a
- * warm-up; every pair's output is checked against the C loop. Prints a table; --csv FILE too. */
+/* clscan-bench: speed of the scans against the copy roof measured in the same run. For each size it
+ * times clEnqueueCopyBuffer (bytes read + written) and, once, a trivial kernel launch; then, per type,
+ * every strategy x work-group pair and AUTO, and a single-thread C loop. A figure is the median of
+ * --runs timed calls (call + clFinish, wall clock) after a warm-up; every output is poisoned first
+ * and checked after. Table on stdout; --csv, --json and --plot (PNG through gnuplot) on request;
+ * --tune searches work-group size and items per work-item and prints the policy row. */
 #define _POSIX_C_SOURCE 200809L
-#include <clscan/clscan.h>
+#include "internal.h"
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +18,38 @@ typedef struct pair { clscan_strategy strategy; clscan_wg_algorithm wg; const ch
 static const pair pairs[] = {
     {CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_HILLIS_STEELE, "block-sum/hillis-steele"},
     {CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_BLELLOCH, "block-sum/blelloch"},
+    {CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_SUBGROUP, "block-sum/subgroup"},
     {CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_HILLIS_STEELE, "reduce-then-scan/hillis-steele"},
     {CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_BLELLOCH, "reduce-then-scan/blelloch"},
+    {CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_SUBGROUP, "reduce-then-scan/subgroup"},
+    {CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_HILLIS_STEELE, "single-pass/hillis-steele"},
+    {CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_BLELLOCH, "single-pass/blelloch"},
+    {CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_SUBGROUP, "single-pass/subgroup"},
     {CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO, "auto"},
 };
 #define NPAIRS (sizeof pairs / sizeof pairs[0])
 
-typedef struct options { const char *device, *csv; int min_log, max_log, runs; } options;
+static const struct { clscan_type type; const char *name; } types[] = {
+    {CLSCAN_INT32, "int32"}, {CLSCAN_UINT32, "uint32"}, {CLSCAN_INT64, "int64"},
+    {CLSCAN_UINT64, "uint64"}, {CLSCAN_FLOAT, "float"}, {CLSCAN_DOUBLE, "double"},
+};
+#define NTYPES (sizeof types / sizeof types[0])
+#define C_LOOP_FULL_RUNS_UP_TO ((size_t)1 << 24)   /* above this, the C loop takes the median of 3 */
+
+typedef struct options {
+    const char *device, *csv, *json, *plot;
+    int min_log, max_log, runs, tune, auto_only;
+    unsigned type_mask;
+} options;
+
+typedef struct row {
+    size_t n;
+    const char *type, *algorithm;
+    double ms, gbps, roof, launches;
+    int verified;
+} row;
+
+typedef struct report { row *rows; size_t count, cap; } report;
 
 static double now_s(void)
 {
@@ -35,69 +64,112 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
-
 static int usage(FILE *f, int code)
 {
-    fprintf(f, "Usage: clscan-bench [--device SPEC] [--min-log K] [--max-log K] [--runs N] [--csv FILE]\n"
-               "Times inclusive int32 add scans of n = 2^min-log .. 2^max-log (default 10..28, capped by\n"
-               "device memory) for every strategy x work-group pair and AUTO, against clEnqueueCopyBuffer\n"
-               "(the copy roof, bytes read + written) and a single-thread C loop, all in this run.\n"
-               "Each figure is the median of --runs (default 20) calls + clFinish after a warm-up;\n"
-               "every pair's result is verified. --device takes the CLSCAN_DEVICE forms.\n");
+    fprintf(f,
+            "Usage: clscan-bench [--device SPEC] [--min-log K] [--max-log K] [--runs N] [--types LIST]\n"
+            "                    [--auto-only] [--csv FILE] [--json FILE] [--plot FILE.png] [--tune]\n"
+            "Times inclusive add scans of n = 2^min-log .. 2^max-log (default 10..28, capped by device\n"
+            "memory) for every strategy x work-group pair and AUTO (--auto-only: AUTO alone), for each type\n"
+            "in LIST (comma-separated from int32,uint32,int64,uint64,float,double; default int32), against\n"
+            "clEnqueueCopyBuffer of the same bytes (the copy roof, bytes read + written), one trivial kernel\n"
+            "launch + clFinish, and a single-thread C loop, all in this run. Each figure is the median of\n"
+            "--runs (default 20) calls + clFinish after a warm-up (the C loop: 3 runs above 2^24); every\n"
+            "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
+            "the first type (needs gnuplot). --tune searches work-group size x items per work-item for\n"
+            "single-pass at 2^max-log and prints the policy row for this device. --device takes the\n"
+            "CLSCAN_DEVICE forms. Exit status 1 when any result is wrong.\n");
     return code;
+}
+
+static unsigned parse_types(const char *list)
+{
+    unsigned mask = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        size_t i = 0;
+        while (i < NTYPES && strcmp(tok, types[i].name) != 0)
+            i++;
+        if (i == NTYPES)
+            return 0;
+        mask |= 1u << i;
+    }
+    return mask;
 }
 
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, 10, 28, 20};
+    *o = (options){NULL, NULL, NULL, NULL, 10, 28, 20, 0, 0, 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
             exit(usage(stdout, 0));
+        if (!strcmp(a, "--tune")) { o->tune = 1; continue; }
+        if (!strcmp(a, "--auto-only")) { o->auto_only = 1; continue; }
         if (!v)
             return 0;
         if (!strcmp(a, "--device")) o->device = v;
         else if (!strcmp(a, "--csv")) o->csv = v;
+        else if (!strcmp(a, "--json")) o->json = v;
+        else if (!strcmp(a, "--plot")) o->plot = v;
+        else if (!strcmp(a, "--types")) o->type_mask = parse_types(v);
         else if (!strcmp(a, "--min-log")) o->min_log = atoi(v);
         else if (!strcmp(a, "--max-log")) o->max_log = atoi(v);
         else if (!strcmp(a, "--runs")) o->runs = atoi(v);
         else return 0;
         i++;
     }
-    return o->runs > 0 && o->min_log >= 0 && o->max_log <= 40 && o->min_log <= o->max_log;
+    return o->runs > 0 && o->type_mask && o->min_log >= 0 && o->max_log <= 40 && o->min_log <= o->max_log;
 }
 
-/* One measured step; returns 0 when it failed. */
+/* ---- what gets timed --------------------------------------------------------------------------- */
 typedef struct step {
     clscan_context *ctx;
+    cl_kernel noop;
     cl_mem in, out;
     size_t n;
-    const int32_t *host_in;
-    int32_t *host_ref;
+    clscan_type type;
+    const void *host_in;
+    void *host_ref;
 } step;
 
 static int step_scan(const step *s)
 {
-    return clscan_inclusive_scan(s->ctx, s->in, s->out, s->n, CLSCAN_INT32, CLSCAN_ADD) == CLSCAN_SUCCESS &&
+    return clscan_inclusive_scan(s->ctx, s->in, s->out, s->n, s->type, CLSCAN_ADD) == CLSCAN_SUCCESS &&
            clscan_finish(s->ctx) == CLSCAN_SUCCESS;
 }
 
 static int step_copy(const step *s)
 {
     cl_command_queue q = clscan_context_queue(s->ctx);
-    return clEnqueueCopyBuffer(q, s->in, s->out, 0, 0, s->n * 4, 0, NULL, NULL) == CL_SUCCESS && clFinish(q) == CL_SUCCESS;
+    return clEnqueueCopyBuffer(q, s->in, s->out, 0, 0, s->n * clscan_type_size(s->type), 0, NULL, NULL) == CL_SUCCESS &&
+           clFinish(q) == CL_SUCCESS;
 }
 
-static int step_cpu(const step *s)   /* also leaves the reference result in host_ref */
+static int step_launch(const step *s)
 {
-    uint32_t acc = 0;
-    for (size_t i = 0; i < s->n; i++)
-        s->host_ref[i] = (int32_t)(acc += (uint32_t)s->host_in[i]);
+    cl_command_queue q = clscan_context_queue(s->ctx);
+    size_t one = 1;
+    return clEnqueueNDRangeKernel(q, s->noop, 1, NULL, &one, &one, 0, NULL, NULL) == CL_SUCCESS && clFinish(q) == CL_SUCCESS;
+}
+
+/* The CPU baseline; also leaves the reference result in host_ref (floats summed in double). */
+#define C_LOOP(T, ACC)                                                     \
+    do {                                                                   \
+        const T *in = s->host_in;                                          \
+        ACC acc = 0;                                                       \
+        for (size_t i = 0; i < s->n; i++)                                  \
+            ((ACC *)s->host_ref)[i] = acc += (ACC)in[i];                   \
+    } while (0)
+static int step_cpu(const step *s)
+{
+    switch (s->type) {
+    case CLSCAN_INT32: case CLSCAN_UINT32: C_LOOP(uint32_t, uint32_t); break;
+    case CLSCAN_INT64: case CLSCAN_UINT64: C_LOOP(uint64_t, uint64_t); break;
+    case CLSCAN_FLOAT: C_LOOP(float, float); break;
+    case CLSCAN_DOUBLE: C_LOOP(double, double); break;
+    }
     return 1;
 }
 
@@ -111,14 +183,218 @@ static double median_time(int (*fn)(const step *), const step *s, int runs, doub
         if (r >= 0)
             t[r] = now_s() - t0;
     }
-    return median(t, runs);
+    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
 }
 
-static int verify(clscan_context *ctx, cl_mem out, const int32_t *ref, int32_t *got, size_t n)
+/* ---- data and verification ---------------------------------------------------------------------- */
+static void fill(void *data, size_t n, clscan_type type)
 {
-    if (clEnqueueReadBuffer(clscan_context_queue(ctx), out, CL_TRUE, 0, n * 4, got, 0, NULL, NULL) != CL_SUCCESS)
+    uint64_t s = 88172645463325252ull;
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        int v = (int)(s % 2001) - 1000;
+        switch (type) {
+        case CLSCAN_INT32: case CLSCAN_UINT32: ((int32_t *)data)[i] = v; break;
+        case CLSCAN_INT64: case CLSCAN_UINT64: ((int64_t *)data)[i] = (int64_t)v << 20; break;
+        case CLSCAN_FLOAT: ((float *)data)[i] = (float)v / 1000.0f; break;
+        case CLSCAN_DOUBLE: ((double *)data)[i] = v / 1000.0; break;
+        }
+    }
+}
+
+/* Integers exactly; floats within (i+1) * eps * sum|x| of the C loop (both orders round). */
+static int matches(const step *s, const void *got)
+{
+    size_t bytes = s->n * clscan_type_size(s->type);
+    if (s->type != CLSCAN_FLOAT && s->type != CLSCAN_DOUBLE)
+        return memcmp(got, s->host_ref, bytes) == 0;
+    double abs_sum = 0, eps = s->type == CLSCAN_FLOAT ? FLT_EPSILON : DBL_EPSILON;
+    for (size_t i = 0; i < s->n; i++) {
+        double x = s->type == CLSCAN_FLOAT ? ((const float *)s->host_in)[i] : ((const double *)s->host_in)[i];
+        double g = s->type == CLSCAN_FLOAT ? ((const float *)got)[i] : ((const double *)got)[i];
+        double r = s->type == CLSCAN_FLOAT ? ((const float *)s->host_ref)[i] : ((const double *)s->host_ref)[i];
+        abs_sum += fabs(x);
+        if (!(fabs(g - r) <= 2.0 * (double)(i + 1) * eps * abs_sum))
+            return 0;
+    }
+    return 1;
+}
+
+static int poison(const step *s)
+{
+    const unsigned char p = 0xA5;
+    cl_command_queue q = clscan_context_queue(s->ctx);
+    return clEnqueueFillBuffer(q, s->out, &p, 1, 0, s->n * clscan_type_size(s->type), 0, NULL, NULL) == CL_SUCCESS &&
+           clFinish(q) == CL_SUCCESS;
+}
+
+static int verify(const step *s, void *got)
+{
+    size_t bytes = s->n * clscan_type_size(s->type);
+    if (clEnqueueReadBuffer(clscan_context_queue(s->ctx), s->out, CL_TRUE, 0, bytes, got, 0, NULL, NULL) != CL_SUCCESS)
         return 0;
-    return memcmp(got, ref, n * 4) == 0;
+    return matches(s, got);
+}
+
+/* ---- output ------------------------------------------------------------------------------------ */
+static void add_row(report *r, row x)
+{
+    if (r->count == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 256;
+        row *rows = realloc(r->rows, cap * sizeof *rows);
+        if (!rows)
+            return;
+        r->rows = rows, r->cap = cap;
+    }
+    r->rows[r->count++] = x;
+    printf("%-11zu %-7s %-31s %10.4f %8.1f %6.3f %7.2f%s\n", x.n, x.type, x.algorithm, x.ms, x.gbps, x.roof,
+           x.launches, x.verified ? "" : "  WRONG RESULT");
+    fflush(stdout);
+}
+
+static void write_csv(const report *r, const char *path, const char *device, const char *driver)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "device,driver,n,type,algorithm,ms,gbps,roof_fraction,trivial_launches,verified\n");
+    for (size_t i = 0; i < r->count; i++) {
+        const row *x = &r->rows[i];
+        fprintf(f, "\"%s\",\"%s\",%zu,%s,%s,%.6f,%.2f,%.4f,%.3f,%d\n", device, driver, x->n, x->type, x->algorithm,
+                x->ms, x->gbps, x->roof, x->launches, x->verified);
+    }
+    fclose(f);
+}
+
+static void write_json(const report *r, const char *path, const char *device, const char *driver, double launch_ms)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "{\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"clscan\": \"%s\",\n  \"trivial_launch_ms\": %.6f,\n"
+               "  \"results\": [\n", device, driver, clscan_version_string(), launch_ms);
+    for (size_t i = 0; i < r->count; i++) {
+        const row *x = &r->rows[i];
+        fprintf(f, "    {\"n\": %zu, \"type\": \"%s\", \"algorithm\": \"%s\", \"ms\": %.6f, \"gbps\": %.2f, "
+                   "\"roof_fraction\": %.4f, \"trivial_launches\": %.3f, \"verified\": %s}%s\n",
+                x->n, x->type, x->algorithm, x->ms, x->gbps, x->roof, x->launches, x->verified ? "true" : "false",
+                i + 1 < r->count ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    fclose(f);
+}
+
+/* GB/s against n, one line per algorithm (the C loop and the copy roof included), for one type. */
+static int write_plot(const report *r, const char *png, const char *type, const char *device)
+{
+    char data[4200], script[4200];
+    snprintf(data, sizeof data, "%s.dat", png);
+    snprintf(script, sizeof script, "%s.gp", png);
+    FILE *d = fopen(data, "w"), *g = fopen(script, "w");
+    if (!d || !g) {
+        if (d) fclose(d);
+        if (g) fclose(g);
+        return 0;
+    }
+    const char *names[NPAIRS + 2] = {"copy roof", "C loop, one thread"};
+    for (size_t p = 0; p < NPAIRS; p++)
+        names[p + 2] = pairs[p].name;
+    fprintf(g, "set terminal pngcairo size 1200,700\nset output '%s'\nset logscale x 2\nset format x '2^{%%L}'\n"
+               "set xlabel 'n (%s elements)'\nset ylabel 'GB/s (bytes read + written)'\nset key outside right\n"
+               "set title 'clscan inclusive %s add scan, %s'\nplot ", png, type, type, device);
+    int series = 0;
+    for (size_t k = 0; k < NPAIRS + 2; k++) {
+        int any = 0;
+        for (size_t i = 0; i < r->count; i++)
+            if (!strcmp(r->rows[i].type, type) && strstr(r->rows[i].algorithm, names[k]) == r->rows[i].algorithm) {
+                fprintf(d, "%zu %.2f\n", r->rows[i].n, r->rows[i].gbps);
+                any = 1;
+            }
+        if (any) {
+            fprintf(d, "\n\n");
+            fprintf(g, "%s'%s' index %d with linespoints title '%s'", series ? ", " : "", data, series, names[k]);
+            series++;
+        }
+    }
+    fprintf(g, "\n");
+    fclose(d);
+    fclose(g);
+    char cmd[8600];
+    snprintf(cmd, sizeof cmd, "gnuplot '%s'", script);
+    return series > 0 && system(cmd) == 0;
+}
+
+/* ---- the run ----------------------------------------------------------------------------------- */
+static cl_kernel make_noop(clscan_context *ctx, cl_program *prog)
+{
+    const char *src = "__kernel void noop(void) {}";
+    cl_int err = CL_SUCCESS;
+    *prog = clCreateProgramWithSource(clscan_context_cl_context(ctx), 1, &src, NULL, &err);
+    cl_device_id dev = clscan_context_device(ctx);
+    if (err != CL_SUCCESS || clBuildProgram(*prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS)
+        return NULL;
+    return clCreateKernel(*prog, "noop", &err);
+}
+
+/* Every pair (or AUTO alone) for one type at one size. Returns the number of wrong results. */
+static int bench_type(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti)
+{
+    const size_t bytes = s->n * clscan_type_size(s->type);
+    double roof = 2.0 * bytes / median_time(step_copy, s, o->runs, t);
+    int cpu_runs = s->n <= C_LOOP_FULL_RUNS_UP_TO ? o->runs : 3;
+    double cpu = median_time(step_cpu, s, cpu_runs, t);
+    add_row(rep, (row){s->n, types[ti].name, "copy roof (clEnqueueCopyBuffer)", 2e3 * bytes / roof, roof / 1e9, 1.0,
+                       2.0 * bytes / roof / launch_s, 1});
+    add_row(rep, (row){s->n, types[ti].name, "C loop, one thread", cpu * 1e3, 2.0 * bytes / cpu / 1e9,
+                       2.0 * bytes / cpu / roof, cpu / launch_s, 1});
+    int wrong = 0;
+    for (size_t p = o->auto_only ? NPAIRS - 1 : 0; p < NPAIRS; p++) {
+        clscan_set_algorithm(s->ctx, pairs[p].strategy, pairs[p].wg);
+        int ok = poison(s);
+        double sec = ok ? median_time(step_scan, s, o->runs, t) : -1;
+        ok = sec > 0 && verify(s, got);
+        wrong += !ok;
+        double gbps = sec > 0 ? 2.0 * bytes / sec : 0;
+        add_row(rep, (row){s->n, types[ti].name, pairs[p].name, sec * 1e3, gbps / 1e9, gbps / roof, sec / launch_s, ok});
+    }
+    return wrong;
+}
+
+/* Single-pass over a grid of (work-group size, items); prints each and the fastest as a policy row. */
+static int tune(const options *o, step *s, void *got, double *t, size_t ti)
+{
+    clscan_context *ctx = s->ctx;
+    clscan_set_algorithm(ctx, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
+    double best = 0;
+    unsigned best_wg = 0, best_items = 0;
+    int wrong = 0;
+    printf("tuning single-pass, %s, n = %zu\n", types[ti].name, s->n);
+    for (unsigned wg = 64; wg <= 1024 && wg <= ctx->info.max_wg; wg *= 2)
+        for (unsigned items = 2; items <= 32; items *= 2) {
+            clscan__set_tuning(ctx, wg, items * (clscan_type_size(s->type) == 8 ? 2 : 1));   /* 4-byte terms */
+            clscan__tuning in_force = clscan__context_tuning(ctx, s->type);
+            if (in_force.wg_size != wg)
+                continue;
+            cl_uint fb0 = 0, fb1 = 0;
+            int ok = poison(s) && clscan__fallback_count(ctx, &fb0) == CLSCAN_SUCCESS;
+            double sec = ok ? median_time(step_scan, s, o->runs, t) : -1;
+            ok = sec > 0 && verify(s, got) && clscan__fallback_count(ctx, &fb1) == CLSCAN_SUCCESS;
+            wrong += !ok;
+            double gbps = sec > 0 ? 2.0 * s->n * clscan_type_size(s->type) / sec / 1e9 : 0;
+            if (ok)
+                printf("  wg %4u items %2u: %8.1f GB/s %7.1f look-back fallbacks a call\n", in_force.wg_size,
+                       in_force.items, gbps, (double)(fb1 - fb0) / (o->runs + 2));
+            else
+                printf("  wg %4u items %2u: failed: %.200s\n", in_force.wg_size, in_force.items, clscan_last_error(ctx));
+            if (ok && gbps > best)
+                best = gbps, best_wg = in_force.wg_size, best_items = in_force.items;
+        }
+    clscan__set_tuning(ctx, 0, 0);
+    printf("policy row (items for 4-byte elements):\n    {\"%s\", %s, %u, %u},\n", ctx->info.vendor,
+           (ctx->info.type & CL_DEVICE_TYPE_GPU) ? "CL_DEVICE_TYPE_GPU" : "CL_DEVICE_TYPE_CPU", best_wg,
+           best_items * (clscan_type_size(s->type) == 8 ? 2 : 1));
+    return wrong;
 }
 
 int main(int argc, char **argv)
@@ -131,60 +407,74 @@ int main(int argc, char **argv)
         fprintf(stderr, "clscan-bench: %s\n", clscan_last_error(NULL));
         return 3;
     }
-    char name[256] = "", driver[128] = "";
-    cl_ulong max_alloc = 0, global = 0;
-    cl_device_id dev = clscan_context_device(ctx);
-    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
-    clGetDeviceInfo(dev, CL_DRIVER_VERSION, sizeof driver, driver, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
-    while (o.max_log > o.min_log && (((cl_ulong)4 << o.max_log) > max_alloc || ((cl_ulong)12 << o.max_log) > global))
+    const clscan__device_info *dev = &ctx->info;
+    size_t widest = 4;
+    for (size_t i = 0; i < NTYPES; i++)
+        if ((o.type_mask >> i & 1) && clscan_type_size(types[i].type) > widest)
+            widest = clscan_type_size(types[i].type);
+    /* Input, output and the scan's scratch must fit: keep two buffers under 80% of the memory. */
+    while (o.max_log > o.min_log && (((cl_ulong)widest << o.max_log) > dev->max_alloc ||
+                                     ((cl_ulong)widest << o.max_log) * 5 / 2 > dev->global_mem))
         o.max_log--;
-    FILE *csv = o.csv ? fopen(o.csv, "w") : NULL;
-    if (csv)
-        fprintf(csv, "device,n,algorithm,ms,gbps,roof_fraction,verified\n");
-    printf("clscan %s bench on %s (driver %s): inclusive int32 add, median of %d\n", clscan_version_string(),
-           name, driver, o.runs);
-    printf("%-12s %-32s %10s %9s %7s\n", "n", "algorithm", "ms", "GB/s", "roof");
+    cl_program noop_prog = NULL;
     size_t max_n = (size_t)1 << o.max_log;
-    int32_t *in = malloc(max_n * 4), *ref = malloc(max_n * 4), *got = malloc(max_n * 4);
-    double *t = malloc(sizeof *t * (size_t)o.runs);
-    uint64_t s = 88172645463325252ull;
-    for (size_t i = 0; in && i < max_n; i++) {
-        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-        in[i] = (int32_t)(s % 2001) - 1000;
+    step s = {ctx, make_noop(ctx, &noop_prog), NULL, NULL, 0, CLSCAN_INT32, NULL, NULL};
+    void *in = malloc(max_n * widest), *ref = malloc(max_n * widest), *got = malloc(max_n * widest);
+    double *t = malloc(sizeof *t * (size_t)o.runs + 3 * sizeof *t);
+    if (!s.noop || !in || !ref || !got || !t) {
+        fprintf(stderr, "clscan-bench: setup failed (host memory for 2^%d elements, or the trivial kernel)\n", o.max_log);
+        return 3;
     }
-    int failures = 0;
+    double launch_s = median_time(step_launch, &s, o.runs, t);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    printf("clscan %s bench on %s (%s, driver %s), %s: inclusive add, median of %d\n", clscan_version_string(),
+           dev->name, dev->platform, dev->driver, date, o.runs);
+    printf("trivial kernel launch + clFinish: %.2f us\n", launch_s * 1e6);
+    printf("%-11s %-7s %-31s %10s %8s %6s %7s\n", "n", "type", "algorithm", "ms", "GB/s", "roof", "xlaunch");
+    report rep = {NULL, 0, 0};
+    int wrong = 0;
     cl_context cl = clscan_context_cl_context(ctx);
-    for (int k = o.min_log; in && ref && got && t && k <= o.max_log; k++) {
-        size_t n = (size_t)1 << k, bytes = n * 4;
-        cl_int err;
-        cl_mem a = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, in, &err);
-        cl_mem b = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
-        const step st = {ctx, a, b, n, in, ref};
-        double roof = 2.0 * bytes / median_time(step_copy, &st, o.runs, t);
-        double cpu = median_time(step_cpu, &st, o.runs, t);
-        printf("%-12zu %-32s %10.4f %9.1f %7s\n", n, "copy roof (clEnqueueCopyBuffer)", 2e3 * bytes / roof, roof / 1e9, "1.00");
-        printf("%-12zu %-32s %10.4f %9.1f %7.3f\n", n, "C loop, one thread", cpu * 1e3, 2.0 * bytes / cpu / 1e9, 2.0 * bytes / cpu / roof);
-        for (size_t p = 0; p < NPAIRS; p++) {
-            clscan_set_algorithm(ctx, pairs[p].strategy, pairs[p].wg);
-            double sec = median_time(step_scan, &st, o.runs, t);
-            int ok = sec > 0 && verify(ctx, b, ref, got, n);
-            failures += !ok;
-            double gbps = sec > 0 ? 2.0 * bytes / sec : 0;
-            printf("%-12zu %-32s %10.4f %9.1f %7.3f%s\n", n, pairs[p].name, sec * 1e3, gbps / 1e9, gbps / roof,
-                   ok ? "" : "  WRONG RESULT");
-            if (csv)
-                fprintf(csv, "\"%s\",%zu,%s,%.6f,%.2f,%.4f,%d\n", name, n, pairs[p].name, sec * 1e3, gbps / 1e9, gbps / roof, ok);
+    for (size_t ti = 0; ti < NTYPES; ti++) {
+        if (!(o.type_mask >> ti & 1) || !clscan__device_supports_type(dev, types[ti].type))
+            continue;
+        s.type = types[ti].type;
+        fill(in, max_n, s.type);
+        s.host_in = in, s.host_ref = ref;
+        for (int k = o.tune ? o.max_log : o.min_log; k <= o.max_log; k++) {
+            s.n = (size_t)1 << k;
+            size_t bytes = s.n * clscan_type_size(s.type);
+            cl_int err1 = CL_SUCCESS, err2 = CL_SUCCESS;
+            s.in = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, in, &err1);
+            s.out = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &err2);
+            if (err1 != CL_SUCCESS || err2 != CL_SUCCESS) {
+                fprintf(stderr, "clscan-bench: no room for 2 x %zu bytes on the device\n", bytes);
+                wrong++;
+            } else if (o.tune) {
+                step_cpu(&s);
+                wrong += tune(&o, &s, got, t, ti);
+            } else
+                wrong += bench_type(&o, &s, got, t, launch_s, &rep, ti);
+            if (s.in) clReleaseMemObject(s.in);
+            if (s.out) clReleaseMemObject(s.out);
         }
-        clReleaseMemObject(a);
-        clReleaseMemObject(b);
     }
-    if (csv)
-        fclose(csv);
-    free(in), free(ref), free(got), free(t);
+    if (o.csv)
+        write_csv(&rep, o.csv, dev->name, dev->driver);
+    if (o.json)
+        write_json(&rep, o.json, dev->name, dev->driver, launch_s * 1e3);
+    for (size_t ti = 0; o.plot && ti < NTYPES; ti++)
+        if (o.type_mask >> ti & 1) {
+            if (!write_plot(&rep, o.plot, types[ti].name, dev->name))
+                fprintf(stderr, "clscan-bench: no plot written (is gnuplot installed?)\n");
+            break;
+        }
+    free(rep.rows), free(in), free(ref), free(got), free(t);
+    clReleaseKernel(s.noop);
+    clReleaseProgram(noop_prog);
     clscan_context_release(ctx);
-    if (failures)
-        fprintf(stderr, "clscan-bench: %d results did not verify\n", failures);
-    return failures ? 1 : 0;
+    if (wrong)
+        fprintf(stderr, "clscan-bench: %d results did not verify\n", wrong);
+    return wrong ? 1 : 0;
 }

@@ -1,0 +1,114 @@
+/* Races in single-pass: many back-to-back scans of the same input at awkward sizes, each output
+ * poisoned first and checked whole. A result that is right once and wrong later is a race between
+ * work-groups (look-back, status words, tile counter, epochs). Integers must match exactly every time.
+ * $CLSCAN_RACE_RUNS sets the runs per case (default 1000 on a GPU, 200 elsewhere). */
+#include "internal.h"
+#include "ref.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static clscan_context *ctx;
+static uint64_t rng;
+static unsigned runs;
+
+static int setup(void **state)
+{
+    (void)state;
+    rng = ref_seed("test_race");
+    if (clscan_context_create(&ctx, NULL) != CLSCAN_SUCCESS) {
+        fprintf(stderr, "context: %s\n", clscan_last_error(NULL));
+        return -1;
+    }
+    const char *env = getenv("CLSCAN_RACE_RUNS");
+    runs = env && atoi(env) > 0 ? (unsigned)atoi(env) : (ctx->info.type & CL_DEVICE_TYPE_GPU) ? 1000 : 200;
+    printf("[ device   ] %s, %u runs per case\n", ctx->info.name, runs);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    clscan_context_release(ctx);
+    return 0;
+}
+
+/* runs scans of one random input; returns how many outputs differed from the reference. In place,
+ * each run first copies the input over the output buffer, else the output is poisoned. */
+static unsigned race(size_t n, clscan_type type, int exclusive, int in_place)
+{
+    size_t bytes = n * clscan_type_size(type);
+    void *in = malloc(bytes), *got = malloc(bytes);
+    assert_non_null(in);
+    assert_non_null(got);
+    ref_fill(in, n, type, CLSCAN_ADD, &rng);
+    cl_mem a = ref_buffer(ctx, bytes, in), b = ref_buffer(ctx, bytes, NULL);
+    unsigned bad = 0;
+    const unsigned char poison = REF_POISON;
+    for (unsigned r = 0; r < runs; r++) {
+        cl_int err = in_place ? clEnqueueCopyBuffer(ctx->queue, a, b, 0, 0, bytes, 0, NULL, NULL)
+                              : clEnqueueFillBuffer(ctx->queue, b, &poison, 1, 0, bytes, 0, NULL, NULL);
+        assert_int_equal(err, CL_SUCCESS);
+        cl_mem src = in_place ? b : a;
+        clscan_status st = exclusive ? clscan_exclusive_scan(ctx, src, b, n, type, CLSCAN_ADD)
+                                     : clscan_inclusive_scan(ctx, src, b, n, type, CLSCAN_ADD);
+        assert_int_equal(st, CLSCAN_SUCCESS);
+        assert_int_equal(ref_read(ctx, b, bytes, got), 1);
+        char msg[256] = "";
+        if (!ref_check_scan(in, got, n, type, CLSCAN_ADD, exclusive, msg, sizeof msg)) {
+            if (bad++ < 3)
+                print_error("run %u, %s n=%zu%s: %s\n", r, ref_type_name(type), n, in_place ? " in place" : "", msg);
+        }
+    }
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    free(in);
+    free(got);
+    return bad;
+}
+
+static void race_sizes(clscan_wg_algorithm wg)
+{
+    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_SINGLE_PASS, wg), CLSCAN_SUCCESS);
+    unsigned bad = 0;
+    const clscan_type types[] = {CLSCAN_INT32, CLSCAN_INT64, CLSCAN_FLOAT};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        if (!clscan__device_supports_type(&ctx->info, types[i]))
+            continue;
+        clscan__tuning t = clscan__context_tuning(ctx, types[i]);
+        size_t tile = (size_t)t.wg_size * t.items;
+        bad += race((1u << 20) + 123, types[i], 0, 0);
+        bad += race((1u << 20) + 123, types[i], 1, 1);
+        bad += race(3 * tile + 5, types[i], 1, 0);
+    }
+    assert_int_equal(bad, 0);
+}
+
+static void test_single_pass_races(void **state)
+{
+    (void)state;
+    race_sizes(CLSCAN_WG_AUTO);
+}
+
+/* The same with every unfinished look-back on the fallback: the in-place recheck and the reduction
+ * of a predecessor from the input race with that predecessor's own publication. */
+static void test_fallback_races(void **state)
+{
+    (void)state;
+    clscan__set_force_fallback(ctx, 1);
+    race_sizes(CLSCAN_WG_HILLIS_STEELE);
+    clscan__set_force_fallback(ctx, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_single_pass_races),
+        cmocka_unit_test(test_fallback_races),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
