@@ -9,7 +9,7 @@ mode=${1:-run}
 case "$mode" in run|test) ;; *) echo "usage: $0 [run|test]" >&2; exit 2 ;; esac
 cd "$(dirname "$0")"
 
-packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo)
+packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo gnuplot-nox)
 [[ $mode == test ]] && packages+=(libcmocka-dev clang)
 missing=()
 for p in "${packages[@]}"; do
