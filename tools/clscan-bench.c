@@ -49,7 +49,8 @@ typedef struct row {
     int verified;
 } row;
 
-typedef struct report { row *rows; size_t count, cap; } report;
+/* Rows kept for JSON and the plot; CSV lines are written as rows come, so a run cut short keeps them. */
+typedef struct report { row *rows; size_t count, cap; FILE *csv; const char *device, *driver; } report;
 
 static double now_s(void)
 {
@@ -248,23 +249,14 @@ static void add_row(report *r, row x)
         r->rows = rows, r->cap = cap;
     }
     r->rows[r->count++] = x;
+    if (r->csv) {
+        fprintf(r->csv, "\"%s\",\"%s\",%zu,%s,%s,%.6f,%.2f,%.4f,%.3f,%d\n", r->device, r->driver, x.n, x.type,
+                x.algorithm, x.ms, x.gbps, x.roof, x.launches, x.verified);
+        fflush(r->csv);
+    }
     printf("%-11zu %-7s %-31s %10.4f %8.1f %6.3f %7.2f%s\n", x.n, x.type, x.algorithm, x.ms, x.gbps, x.roof,
            x.launches, x.verified ? "" : "  WRONG RESULT");
     fflush(stdout);
-}
-
-static void write_csv(const report *r, const char *path, const char *device, const char *driver)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return;
-    fprintf(f, "device,driver,n,type,algorithm,ms,gbps,roof_fraction,trivial_launches,verified\n");
-    for (size_t i = 0; i < r->count; i++) {
-        const row *x = &r->rows[i];
-        fprintf(f, "\"%s\",\"%s\",%zu,%s,%s,%.6f,%.2f,%.4f,%.3f,%d\n", device, driver, x->n, x->type, x->algorithm,
-                x->ms, x->gbps, x->roof, x->launches, x->verified);
-    }
-    fclose(f);
 }
 
 static void write_json(const report *r, const char *path, const char *device, const char *driver, double launch_ms)
@@ -433,7 +425,9 @@ int main(int argc, char **argv)
            dev->name, dev->platform, dev->driver, date, o.runs);
     printf("trivial kernel launch + clFinish: %.2f us\n", launch_s * 1e6);
     printf("%-11s %-7s %-31s %10s %8s %6s %7s\n", "n", "type", "algorithm", "ms", "GB/s", "roof", "xlaunch");
-    report rep = {NULL, 0, 0};
+    report rep = {NULL, 0, 0, o.csv ? fopen(o.csv, "w") : NULL, dev->name, dev->driver};
+    if (rep.csv)
+        fprintf(rep.csv, "device,driver,n,type,algorithm,ms,gbps,roof_fraction,trivial_launches,verified\n");
     int wrong = 0;
     cl_context cl = clscan_context_cl_context(ctx);
     for (size_t ti = 0; ti < NTYPES; ti++) {
@@ -460,8 +454,8 @@ int main(int argc, char **argv)
             if (s.out) clReleaseMemObject(s.out);
         }
     }
-    if (o.csv)
-        write_csv(&rep, o.csv, dev->name, dev->driver);
+    if (rep.csv)
+        fclose(rep.csv);
     if (o.json)
         write_json(&rep, o.json, dev->name, dev->driver, launch_s * 1e3);
     for (size_t ti = 0; o.plot && ti < NTYPES; ti++)
