@@ -26,8 +26,9 @@ static const char usage_text[] =
     "Options:\n"
     "  --json      print the same list as one JSON object\n"
     "  --check     on every device, run int32 ADD inclusive and exclusive scans of 100003\n"
-    "              values with each work-group algorithm (Hillis-Steele, Blelloch) and\n"
-    "              compare with a C loop; prints pass/FAIL and the wall time of each call\n"
+    "              values with block-sum/Hillis-Steele, reduce-then-scan/Blelloch,\n"
+    "              single-pass/sub-group and AUTO, and compare with a C loop;\n"
+    "              prints pass/FAIL and the wall time of each call\n"
     "  -h, --help  show this text\n"
     "  --version   print the version of the clscan library\n"
     "\n"
@@ -430,11 +431,14 @@ static int check_scan(clscan_context *ctx, check_data *c, const char *algorithm,
     return report_result(c->out, exclusive ? c->exclusive : c->inclusive, ms);
 }
 
-/* Both work-group algorithms, both scans, on device i; returns the number of failures. */
+/* Each strategy / work-group pair below, both scans, on device i; returns the number of failures. */
 static int check_device(size_t i, const clscan__device_entry *e, check_data *c)
 {
-    static const struct { clscan_wg_algorithm wg; const char *name; } algorithms[] = {
-        {CLSCAN_WG_HILLIS_STEELE, "Hillis-Steele"}, {CLSCAN_WG_BLELLOCH, "Blelloch"}};
+    static const struct { clscan_strategy strategy; clscan_wg_algorithm wg; const char *name; } algorithms[] = {
+        {CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_HILLIS_STEELE, "block-sum/HS"},
+        {CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_BLELLOCH, "reduce-scan/BL"},
+        {CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_SUBGROUP, "single-pass/SG"},
+        {CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO, "AUTO"}};
     char spec[32];
     snprintf(spec, sizeof spec, "%zu", i);   /* the index, as a user would pass it */
     print_device_title(i, e, NULL);
@@ -447,7 +451,7 @@ static int check_device(size_t i, const clscan__device_entry *e, check_data *c)
     }
     int failed = 0;
     for (size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; a++) {
-        st = clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, algorithms[a].wg);
+        st = clscan_set_algorithm(ctx, algorithms[a].strategy, algorithms[a].wg);
         if (st != CLSCAN_SUCCESS) {
             printf("    %-14s FAIL  clscan_set_algorithm: %s: ", algorithms[a].name, clscan_status_string(st));
             print_message(clscan_last_error(ctx));
@@ -468,7 +472,7 @@ static int run_checks(const clscan__device_entry *entries, size_t count)
         fprintf(stderr, "clscan-info: out of host memory for the check data\n");
         return 1;
     }
-    printf("clscan %s: int32 ADD scans of %u random values (block-sum strategy), compared with a C loop.\n"
+    printf("clscan %s: int32 ADD scans of %u random values (four strategy/work-group pairs), compared with a C loop.\n"
            "Times are wall time per call, copies included; a device's first call also builds or loads kernels.\n",
            clscan_version_string(), CHECK_N);
     int failed = 0;
