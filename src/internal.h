@@ -113,7 +113,7 @@ typedef struct clscan__config {
     unsigned wg_size, items;
     clscan__subgroup_kind sg;       /* NONE: the local-memory sub-group path */
     int vec_io;                     /* full tiles move as ITEMS-wide vectors */
-    int atomics64;                  /* 64-bit global atomics (packed single-pass status words) */
+    int atomics64;                  /* 64-bit global atomics: 32-bit pieces in single-pass status words */
     int force_fallback;             /* every unfinished look-back takes the decoupled fallback */
 } clscan__config;
 
