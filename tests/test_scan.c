@@ -129,38 +129,40 @@ SCAN_TESTS(AUTO, AUTO)
 
 /* The portable paths the vendor ones stand in for: on a device with hardware sub-groups or vector
  * tile loads these are not what AUTO runs, so they get their own pass. */
-#define PORTABLE_TEST(T)                                                                                \
-    static void test_##T##_portable(void **state)                                                       \
-    {                                                                                                   \
-        (void)state;                                                                                    \
-        if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T))                                      \
-            skip();                                                                                     \
-        clscan__set_portable(ctx, 1);                                                                   \
-        scan_matrix(CLSCAN_##T, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_SUBGROUP);                        \
-        clscan__set_portable(ctx, 0);                                                                   \
-    }
-PORTABLE_TEST(INT32) PORTABLE_TEST(UINT32) PORTABLE_TEST(INT64) PORTABLE_TEST(UINT64) PORTABLE_TEST(FLOAT)
-PORTABLE_TEST(DOUBLE)
+static void portable_pass(clscan_type type)
+{
+    clscan__set_portable(ctx, 1);
+    scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_SUBGROUP);
+    clscan__set_portable(ctx, 0);
+}
 
 /* Single-pass with the fallback forced: every look-back that meets a tile without its inclusive
  * prefix reduces that tile from the input. The fallback counter shows the path really ran. */
-#define FALLBACK_TEST(T)                                                                                \
-    static void test_##T##_forced_fallback(void **state)                                                \
+static void forced_fallback_pass(clscan_type type)
+{
+    cl_uint before = 0, after = 0;
+    assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
+    clscan__set_force_fallback(ctx, 1);
+    scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
+    clscan__set_force_fallback(ctx, 0);
+    assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
+    print_message("[ fallback ] %u look-back fallbacks\n", after - before);
+    assert_true(after > before);
+}
+
+/* test_<T>_<X> runs X_pass for type T where the device holds it. */
+#define PER_TYPE(T, X)                                                                                  \
+    static void test_##T##_##X(void **state)                                                            \
     {                                                                                                   \
         (void)state;                                                                                    \
         if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T))                                      \
             skip();                                                                                     \
-        cl_uint before = 0, after = 0;                                                                  \
-        assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);                         \
-        clscan__set_force_fallback(ctx, 1);                                                             \
-        scan_matrix(CLSCAN_##T, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);                            \
-        clscan__set_force_fallback(ctx, 0);                                                             \
-        assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);                          \
-        print_message("[ fallback ] %u look-back fallbacks\n", after - before);                         \
-        assert_true(after > before);                                                                    \
+        X##_pass(CLSCAN_##T);                                                                           \
     }
-FALLBACK_TEST(INT32) FALLBACK_TEST(UINT32) FALLBACK_TEST(INT64) FALLBACK_TEST(UINT64) FALLBACK_TEST(FLOAT)
-FALLBACK_TEST(DOUBLE)
+#define PER_TYPES(X) PER_TYPE(INT32, X) PER_TYPE(UINT32, X) PER_TYPE(INT64, X) PER_TYPE(UINT64, X)      \
+                     PER_TYPE(FLOAT, X) PER_TYPE(DOUBLE, X)
+PER_TYPES(portable)
+PER_TYPES(forced_fallback)
 
 /* Small tiles force four block-sum levels at moderate n (reduce-then-scan: three, under its totals),
  * and give single-pass thousands of tiles with a look-back window of eight. */
