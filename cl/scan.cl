@@ -127,14 +127,14 @@ int sp_read_slot(__global sp_word *status, ulong t, uint flag, uint epoch, CLSCA
     return complete;
 }
 
-/* The flag tile t has published in this launch (0: none yet) and its value. */
+/* The flag tile t has published in this launch (0: none yet) and its value. The aggregate is read
+ * only when the inclusive prefix is not there: every status read is an atomic at the cache. */
 uint sp_read(__global sp_word *status, ulong t, uint epoch, CLSCAN_T *value)
 {
-    CLSCAN_T p = CLSCAN_IDENTITY, a = CLSCAN_IDENTITY;
-    int has_p = sp_read_slot(status, t, SP_FLAG_P, epoch, &p);
-    int has_a = sp_read_slot(status, t, SP_FLAG_A, epoch, &a);
-    *value = has_p ? p : a;
-    return has_p ? SP_FLAG_P : has_a ? SP_FLAG_A : 0u;
+    *value = CLSCAN_IDENTITY;
+    if (sp_read_slot(status, t, SP_FLAG_P, epoch, value))
+        return SP_FLAG_P;
+    return sp_read_slot(status, t, SP_FLAG_A, epoch, value) ? SP_FLAG_A : 0u;
 }
 
 /* Everything the look-back shares across its work-group. */
@@ -241,9 +241,8 @@ void scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glo
         barrier(CLK_LOCAL_MEM_FENCE);
         if (t >= num_tiles)
             break;
-        CLSCAN_T v[ITEMS], total;
-        wg_load_tile(in, t * TILE, n, v, tile);
-        CLSCAN_T excl = wg_exclusive_scan(items_reduce(v), scratch, &total);
+        CLSCAN_T v[ITEMS_HELD], total;
+        CLSCAN_T excl = wg_tile_up(in, t * TILE, n, v, tile, scratch, &total);
         CLSCAN_T prefix = CLSCAN_IDENTITY;
         if (t > 0) {
             if (lid == 0)
@@ -252,7 +251,6 @@ void scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glo
         }
         if (lid == 0)
             sp_publish(status, t, SP_FLAG_P, epoch, CLSCAN_OP(prefix, total));
-        items_scan(v, CLSCAN_OP(prefix, excl), exclusive);
-        wg_store_tile(out, t * TILE, n, v, tile);
+        wg_tile_down(in, out, t * TILE, n, v, CLSCAN_OP(prefix, excl), exclusive, tile);
     }
 }

@@ -2,7 +2,8 @@
 # One full run on the GPU test machine (see shared/GPU.md): register the NVIDIA ICD, unpack the
 # carried cmocka packages (.deps/*.deb), build in /tmp, list devices, run the whole suite on the GPU
 # and the demo, and print a short table. Logs go to $OUT when it is set. SKIP_TESTS=1 skips ctest;
-# BENCH_ARGS="..." runs clscan-bench with those arguments afterwards (CSV and JSON into $OUT).
+# BENCH_ARGS="..." runs clscan-bench with those arguments afterwards (several runs: separate them
+# with '|'; CSV and JSON into $OUT).
 set -u -o pipefail
 OUT=${OUT:-/tmp/clscan-gpu-out}
 mkdir -p "$OUT" /etc/OpenCL/vendors
@@ -35,9 +36,15 @@ if [ -z "${SKIP_TESTS:-}" ]; then
   grep -E 'tests passed|Test +#|\(Failed\)|\(Timeout\)|fallback \]' "$OUT/ctest.log" | tail -30
   ./clscan-demo gpu $((1 << 26)) 2>&1 | tee "$OUT/demo.txt"
 fi
-if [ -n "${BENCH_ARGS:-}" ]; then
+# BENCH_ARGS may hold several runs separated by '|': bench-1.*, bench-2.*, ... in $OUT.
+IFS='|' read -r -a bench_runs <<<"${BENCH_ARGS:-}"
+k=0
+for args in "${bench_runs[@]}"; do
+  k=$((k + 1))
+  echo "== clscan-bench $args"
   # shellcheck disable=SC2086
-  ./clscan-bench $BENCH_ARGS --csv "$OUT/bench.csv" --json "$OUT/bench.json" >"$OUT/bench.txt" 2>&1 || rc=1
-  grep -E '^clscan|^trivial|copy roof|auto|single-pass|WRONG|tuning|wg |policy|    \{' "$OUT/bench.txt" | cut -c1-100 | tail -80
-fi
+  ./clscan-bench $args --csv "$OUT/bench-$k.csv" --json "$OUT/bench-$k.json" >"$OUT/bench-$k.txt" 2>&1 || rc=1
+  grep -E '^clscan|^trivial|copy roof|auto|single-pass/sub|WRONG|tuning|wg |policy|    \{|took' "$OUT/bench-$k.txt" |
+    cut -c1-100 | tail -${BENCH_LINES:-60}
+done
 exit $rc

@@ -248,6 +248,13 @@ void clscan__set_portable(clscan_context *ctx, int portable)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+void clscan__set_items_mode(clscan_context *ctx, int mode)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->items_mode = mode;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 void clscan__set_force_fallback(clscan_context *ctx, int force)
 {
     pthread_mutex_lock(&ctx->lock);
@@ -282,17 +289,22 @@ static unsigned floor_pow2(size_t v)
     return p;
 }
 
-/* Local memory a scan_tiles launch needs: the padded tile plus the larger work-group scratch. */
+/* Local memory a scan_tiles launch needs: the padded tile (none when streaming) plus the larger
+ * work-group scratch. */
 static size_t tile_local_bytes(clscan__tuning t, size_t elem)
 {
-    size_t tile = (size_t)t.wg_size * t.items, wg = t.wg_size;
+    size_t tile = t.stream ? 0 : (size_t)t.wg_size * t.items, wg = t.wg_size;
     size_t scratch = 3 * wg + 1;   /* the largest: sub-group slices plus their totals */
     return (tile + tile / 32 + scratch) * elem;
 }
 
 clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type)
 {
-    clscan__tuning t = ctx->tuning_override.wg_size ? ctx->tuning_override : clscan__policy_tuning(&ctx->info, type);
+    clscan__tuning t = clscan__policy_tuning(&ctx->info, type);
+    if (ctx->tuning_override.wg_size)
+        t.wg_size = ctx->tuning_override.wg_size, t.items = ctx->tuning_override.items;
+    if (ctx->items_mode)
+        t.stream = ctx->items_mode == 2;
     size_t elem = clscan_type_size(type);
     t.wg_size = floor_pow2(t.wg_size < ctx->info.max_wg ? t.wg_size : ctx->info.max_wg);
     if (t.items == 0)

@@ -93,8 +93,10 @@ void clscan__sources_free(clscan__sources *src);
 const char *clscan__source_file_name(clscan__source_id id);
 
 /* ---- tuning policy (policy.c) --------------------------------------------- */
-typedef struct clscan__tuning { unsigned wg_size, items; } clscan__tuning;
-/* Work-group size and items per work-item for the device and element type (before device limits). */
+/* stream: a work-item's items stay in global memory and are read twice (CLSCAN_ITEMS_STREAM, CPUs). */
+typedef struct clscan__tuning { unsigned wg_size, items; int stream; } clscan__tuning;
+/* Work-group size, items per work-item and item mode for the device and element type (before device
+ * limits). */
 clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type type);
 /* The strategy AUTO stands for. */
 clscan_strategy clscan__policy_strategy(const clscan__device_info *dev, clscan_type type, size_t n);
@@ -111,6 +113,7 @@ typedef struct clscan__config {
     clscan_op op;
     clscan_wg_algorithm wg;         /* never AUTO here */
     unsigned wg_size, items;
+    int stream;                     /* items read twice from global memory, not held in registers */
     clscan__subgroup_kind sg;       /* NONE: the local-memory sub-group path */
     int vec_io;                     /* full tiles move as ITEMS-wide vectors */
     int atomics64;                  /* 64-bit global atomics: 32-bit pieces in single-pass status words */
@@ -156,6 +159,7 @@ struct clscan_context {
     size_t scratch_bytes[CLSCAN__SCRATCH_SLOTS];
     int portable;                   /* tests: local-memory sub-groups, scalar tile loads, 32-bit atomics */
     int force_fallback;             /* tests, or $CLSCAN_FORCE_LOOKBACK_FALLBACK=1 */
+    int items_mode;                 /* tests: 0 the policy's, 1 items in registers, 2 streamed */
     char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
     cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
     cl_uint sp_epoch;               /* the last single-pass launch's epoch; 0 before the first */
@@ -185,6 +189,8 @@ void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items);
 /* Internal, for tests: run only the portable paths (local-memory sub-groups, scalar tile loads,
  * 32-bit status words). */
 void clscan__set_portable(clscan_context *ctx, int portable);
+/* Internal, for tests: 0 the policy's item mode, 1 items held in registers, 2 streamed. */
+void clscan__set_items_mode(clscan_context *ctx, int mode);
 /* Internal, for tests: make every look-back that meets an unfinished tile take the fallback. */
 void clscan__set_force_fallback(clscan_context *ctx, int force);
 /* Internal, for tests: look-back fallbacks taken on this context so far (a blocking read). */

@@ -8,14 +8,15 @@ typedef struct policy_row {
     const char *vendor;          /* substring of the device vendor, NULL for any */
     cl_device_type type;         /* 0 for any */
     unsigned wg4, items4, wg8, items8;
+    int stream;                  /* items read twice from memory instead of held in registers */
 } policy_row;
 
 static const policy_row table[] = {
-    /* vendor   type                 4-byte     8-byte    why */
-    {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 32, 128, 32},  /* 32 KiB tiles: few look-backs; H100 --tune */
-    {NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4},        /* unmeasured GPUs: modest tiles */
-    {NULL, CL_DEVICE_TYPE_CPU, 8, 1024, 8, 512},       /* PoCL: few work-items, long runs each */
-    {NULL, 0, 128, 8, 128, 4},
+    /* vendor   type                 4-byte     8-byte  stream   why */
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0},  /* 32 KiB tiles: few look-backs; H100 --tune */
+    {NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4, 0},        /* unmeasured GPUs: modest tiles */
+    {NULL, CL_DEVICE_TYPE_CPU, 8, 4096, 8, 2048, 1},      /* PoCL 2 cores: few work-items, long runs */
+    {NULL, 0, 128, 8, 128, 4, 0},
 };
 
 clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type type)
@@ -29,7 +30,7 @@ clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type
         }
     }
     int wide = clscan_type_size(type) == 8;
-    return (clscan__tuning){wide ? row->wg8 : row->wg4, wide ? row->items8 : row->items4};
+    return (clscan__tuning){wide ? row->wg8 : row->wg4, wide ? row->items8 : row->items4, row->stream};
 }
 
 clscan_strategy clscan__policy_strategy(const clscan__device_info *dev, clscan_type type, size_t n)

@@ -41,9 +41,9 @@ int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
-                    "#define WG_SIZE %u\n#define ITEMS %u\n%s%s%s%s",
+                    "#define WG_SIZE %u\n#define ITEMS %u\n%s%s%s%s%s",
                     type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
-                    sg_define(cfg->sg), cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "",
+                    cfg->stream ? "#define CLSCAN_ITEMS_STREAM\n" : "", sg_define(cfg->sg), cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "",
                     cfg->atomics64 ? "#define SP_ATOMIC64\n" : "",
                     cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "");
 }
@@ -296,7 +296,7 @@ void clscan__programs_free(clscan__program *list)
 static int same_config(const clscan__config *a, const clscan__config *b)
 {
     return a->type == b->type && a->op == b->op && a->wg == b->wg && a->wg_size == b->wg_size &&
-           a->items == b->items && a->sg == b->sg && a->vec_io == b->vec_io && a->atomics64 == b->atomics64 &&
+           a->items == b->items && a->stream == b->stream && a->sg == b->sg && a->vec_io == b->vec_io && a->atomics64 == b->atomics64 &&
            a->force_fallback == b->force_fallback;
 }
 

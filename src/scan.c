@@ -166,9 +166,9 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
 
 /* Whether full tiles can move as ITEMS-wide vectors: a vector type of that width exists and every
  * buffer start is aligned to it. */
-static int vector_io(const clscan_context *ctx, unsigned items, size_t elem)
+static int vector_io(const clscan_context *ctx, unsigned items, int stream, size_t elem)
 {
-    int width_ok = items == 2 || items == 4 || items == 8 || items == 16;
+    int width_ok = !stream && (items == 2 || items == 4 || items == 8 || items == 16);
     return !ctx->portable && width_ok && ctx->info.base_align >= items * elem;
 }
 
@@ -178,7 +178,8 @@ clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, s
     clscan__tuning t = clscan__context_tuning(ctx, type);
     clscan_wg_algorithm wg = ctx->wg == CLSCAN_WG_AUTO ? clscan__policy_wg(&ctx->info, type, n) : ctx->wg;
     clscan__subgroup_kind sg = wg == CLSCAN_WG_SUBGROUP && !ctx->portable ? ctx->info.subgroups : CLSCAN__SG_NONE;
-    clscan__config cfg = {type, op, wg, t.wg_size, t.items, sg, vector_io(ctx, t.items, clscan_type_size(type)),
+    clscan__config cfg = {type, op, wg, t.wg_size, t.items, t.stream, sg,
+                          vector_io(ctx, t.items, t.stream, clscan_type_size(type)),
                           ctx->info.int64_atomics && !ctx->portable, ctx->force_fallback};
     clscan_strategy strategy = ctx->strategy == CLSCAN_STRATEGY_AUTO ? clscan__policy_strategy(&ctx->info, type, n)
                                                                     : ctx->strategy;

@@ -1,6 +1,6 @@
 # ctest driver: each kernel layer must compile as portable OpenCL C 1.2 on top of the layers below
 # it, for every type and work-group algorithm; then the whole program in each variant the host can
-# ask for (vector tile loads, packed or two-word status words, forced fallback, the sub-group
+# ask for (vector tile loads, streamed items, packed or two-word status words, forced fallback, the sub-group
 # mechanisms). clang -fsyntax-only; no device involved.
 set(layers types.clh subgroup.clh workgroup.clh scan.cl)
 set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
@@ -31,6 +31,8 @@ foreach(type IN LISTS types)
   check("${all}" "vector loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_SUBGROUP
         -DCLSCAN_VEC_IO -DITEMS=16 -DSP_ATOMIC64)
   check("${all}" "32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DSP_FORCE_FALLBACK)
+  check("${all}" "streamed items (CPUs)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS_STREAM -DITEMS=4096
+        -DWG_SIZE=8)
   check("${all}" "NVIDIA PTX sub-groups" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
         -DWG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX)
   # clang declares the cl_khr_subgroups built-ins for OpenCL C 2.0 only.
@@ -39,4 +41,4 @@ foreach(type IN LISTS types)
           -DWG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
   endforeach()
 endforeach()
-message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, and the whole program in 5 variants")
+message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, and the whole program in 6 variants")

@@ -121,7 +121,7 @@ static void test_spec_matching(void **state)
 static void test_defines_and_keys(void **state)
 {
     (void)state;
-    clscan__config cfg = {CLSCAN_UINT64, CLSCAN_MIN, CLSCAN_WG_BLELLOCH, 128, 4, CLSCAN__SG_NONE, 0, 1, 0};
+    clscan__config cfg = {CLSCAN_UINT64, CLSCAN_MIN, CLSCAN_WG_BLELLOCH, 128, 4, 0, CLSCAN__SG_NONE, 0, 1, 0};
     char buf[512];
     clscan__write_defines(&cfg, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define CLSCAN_TYPE_UINT64\n"));
@@ -133,11 +133,13 @@ static void test_defines_and_keys(void **state)
     assert_non_null(strstr(buf, "#define SP_ATOMIC64\n"));
     assert_null(strstr(buf, "CLSCAN_VEC_IO"));
     assert_null(strstr(buf, "SP_FORCE_FALLBACK"));
-    clscan__config cfg2 = {CLSCAN_FLOAT, CLSCAN_ADD, CLSCAN_WG_SUBGROUP, 256, 8, CLSCAN__SG_NVIDIA_PTX, 1, 1, 1};
+    assert_null(strstr(buf, "CLSCAN_ITEMS_STREAM"));
+    clscan__config cfg2 = {CLSCAN_FLOAT, CLSCAN_ADD, CLSCAN_WG_SUBGROUP, 256, 8, 1, CLSCAN__SG_NVIDIA_PTX, 1, 1, 1};
     clscan__write_defines(&cfg2, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define WG_ALGO_SUBGROUP\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_SG_NVIDIA_PTX\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_VEC_IO\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_ITEMS_STREAM\n"));
     assert_non_null(strstr(buf, "#define SP_FORCE_FALLBACK\n"));
     cfg2.atomics64 = 0;                        /* no 64-bit atomics: 32-bit status words */
     clscan__write_defines(&cfg2, buf, sizeof buf);
@@ -179,6 +181,8 @@ static void test_policy(void **state)
     assert_true(t4.items > 1);                   /* several elements per work-item */
     assert_int_equal((size_t)t8.items * t8.wg_size * 2, (size_t)t4.items * t4.wg_size);   /* same tile bytes */
     assert_true(clscan__policy_tuning(&cpu, CLSCAN_FLOAT).items > 1);
+    assert_false(t4.stream);                     /* GPUs hold items in registers; CPUs stream them */
+    assert_true(clscan__policy_tuning(&cpu, CLSCAN_FLOAT).stream);
     for (int s = CLSCAN_STRATEGY_AUTO; s <= CLSCAN_STRATEGY_SINGLE_PASS; s++)
         for (int w = CLSCAN_WG_AUTO; w <= CLSCAN_WG_SUBGROUP; w++)
             assert_true(clscan__algorithm_implemented((clscan_strategy)s, (clscan_wg_algorithm)w));

@@ -1,8 +1,9 @@
 /* Scans against the CPU reference: every type x operator x inclusive/exclusive x in place or not,
  * for every strategy x work-group algorithm pair (and AUTO), at sizes around every boundary of the
  * tiling in force for the type (work-group, tile, multiples, tile^2 for two and three levels).
- * Also the portable paths alone (local-memory sub-groups, scalar tile loads) and single-pass with
- * every look-back forced onto its fallback. Outputs are poisoned before each run.
+ * Also the portable paths alone (local-memory sub-groups, scalar tile loads), single-pass with
+ * every look-back forced onto its fallback, and the item mode (registers or streamed) the policy
+ * does not pick for the device. Outputs are poisoned before each run.
  * $CLSCAN_TEST_SEED replays a run. */
 #include "internal.h"
 #include "ref.h"
@@ -150,6 +151,20 @@ static void forced_fallback_pass(clscan_type type)
     assert_true(after > before);
 }
 
+/* The item mode the policy does not pick here (streamed on GPUs, held in registers on CPUs, there
+ * with a GPU-shaped tile), through every kernel that reads or writes tiles. */
+static void other_items_mode_pass(clscan_type type)
+{
+    int stream = clscan__context_tuning(ctx, type).stream;
+    clscan__set_items_mode(ctx, stream ? 1 : 2);
+    if (stream)
+        clscan__set_tuning(ctx, 64, 8);
+    scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
+    scan_matrix(type, CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_AUTO);
+    clscan__set_tuning(ctx, 0, 0);
+    clscan__set_items_mode(ctx, 0);
+}
+
 /* test_<T>_<X> runs X_pass for type T where the device holds it. */
 #define PER_TYPE(T, X)                                                                                  \
     static void test_##T##_##X(void **state)                                                            \
@@ -163,6 +178,7 @@ static void forced_fallback_pass(clscan_type type)
                      PER_TYPE(FLOAT, X) PER_TYPE(DOUBLE, X)
 PER_TYPES(portable)
 PER_TYPES(forced_fallback)
+PER_TYPES(other_items_mode)
 
 /* Small tiles force four block-sum levels at moderate n (reduce-then-scan: three, under its totals),
  * and give single-pass thousands of tiles with a look-back window of eight. */
@@ -226,7 +242,7 @@ int main(int argc, char **argv)
         ENTRIES(SINGLE_PASS, HILLIS_STEELE),      ENTRIES(SINGLE_PASS, BLELLOCH),
         ENTRIES(SINGLE_PASS, SUBGROUP),           ENTRIES(REDUCE_THEN_SCAN, SUBGROUP),
         ENTRIES(BLOCK_SUM, SUBGROUP),             ENTRIES(AUTO, AUTO),
-        EACH_TYPE(portable), EACH_TYPE(forced_fallback),
+        EACH_TYPE(portable), EACH_TYPE(forced_fallback), EACH_TYPE(other_items_mode),
         cmocka_unit_test(test_misc_deep_recursion), cmocka_unit_test(test_misc_host_api),
     };
     if (argc > 1)

@@ -361,9 +361,12 @@ static int tune(const options *o, step *s, void *got, double *t, size_t ti)
     double best = 0;
     unsigned best_wg = 0, best_items = 0;
     int wrong = 0;
+    /* GPUs: wide groups, a few items each; CPUs: a few work-items with long runs each. */
+    int cpu = (ctx->info.type & CL_DEVICE_TYPE_GPU) == 0;
+    unsigned wg_lo = cpu ? 1 : 64, wg_hi = cpu ? 32 : 1024, items_lo = cpu ? 256 : 2, items_hi = cpu ? 16384 : 32;
     printf("tuning single-pass, %s, n = %zu\n", types[ti].name, s->n);
-    for (unsigned wg = 64; wg <= 1024 && wg <= ctx->info.max_wg; wg *= 2)
-        for (unsigned items = 2; items <= 32; items *= 2) {
+    for (unsigned wg = wg_lo; wg <= wg_hi && wg <= ctx->info.max_wg; wg *= 2)
+        for (unsigned items = items_lo; items <= items_hi; items *= 2) {
             clscan__set_tuning(ctx, wg, items * (clscan_type_size(s->type) == 8 ? 2 : 1));   /* 4-byte terms */
             clscan__tuning in_force = clscan__context_tuning(ctx, s->type);
             if (in_force.wg_size != wg)
@@ -375,17 +378,21 @@ static int tune(const options *o, step *s, void *got, double *t, size_t ti)
             wrong += !ok;
             double gbps = sec > 0 ? 2.0 * s->n * clscan_type_size(s->type) / sec / 1e9 : 0;
             if (ok)
-                printf("  wg %4u items %2u: %8.1f GB/s %7.1f look-back fallbacks a call\n", in_force.wg_size,
+                printf("  wg %4u items %5u: %8.1f GB/s %7.1f look-back fallbacks a call\n", in_force.wg_size,
                        in_force.items, gbps, (double)(fb1 - fb0) / (o->runs + 2));
             else
-                printf("  wg %4u items %2u: failed: %.200s\n", in_force.wg_size, in_force.items, clscan_last_error(ctx));
+                printf("  wg %4u items %5u: failed: %.200s\n", in_force.wg_size, in_force.items, clscan_last_error(ctx));
             if (ok && gbps > best)
                 best = gbps, best_wg = in_force.wg_size, best_items = in_force.items;
         }
+    int stream = clscan__context_tuning(ctx, s->type).stream;
     clscan__set_tuning(ctx, 0, 0);
-    printf("policy row (items for 4-byte elements):\n    {\"%s\", %s, %u, %u},\n", ctx->info.vendor,
-           (ctx->info.type & CL_DEVICE_TYPE_GPU) ? "CL_DEVICE_TYPE_GPU" : "CL_DEVICE_TYPE_CPU", best_wg,
-           best_items * (clscan_type_size(s->type) == 8 ? 2 : 1));
+    /* The same tile bytes for the other element size: half (or twice) the items. */
+    unsigned items4 = best_items * (clscan_type_size(s->type) == 8 ? 2 : 1);
+    printf("policy row (vendor, type, 4-byte wg and items, 8-byte wg and items, stream):\n"
+           "    {\"%s\", %s, %u, %u, %u, %u, %d},\n", ctx->info.vendor,
+           (ctx->info.type & CL_DEVICE_TYPE_GPU) ? "CL_DEVICE_TYPE_GPU" : "CL_DEVICE_TYPE_CPU", best_wg, items4,
+           best_wg, items4 / 2, stream);
     return wrong;
 }
 
@@ -438,6 +445,7 @@ int main(int argc, char **argv)
         s.host_in = in, s.host_ref = ref;
         for (int k = o.tune ? o.max_log : o.min_log; k <= o.max_log; k++) {
             s.n = (size_t)1 << k;
+            double t0 = now_s();
             size_t bytes = s.n * clscan_type_size(s.type);
             cl_int err1 = CL_SUCCESS, err2 = CL_SUCCESS;
             s.in = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, in, &err1);
@@ -452,6 +460,7 @@ int main(int argc, char **argv)
                 wrong += bench_type(&o, &s, got, t, launch_s, &rep, ti);
             if (s.in) clReleaseMemObject(s.in);
             if (s.out) clReleaseMemObject(s.out);
+            fprintf(stderr, "clscan-bench: %s 2^%d took %.1f s\n", types[ti].name, k, now_s() - t0);
         }
     }
     if (rep.csv)
