@@ -131,10 +131,18 @@ int sp_read_slot(__global sp_word *status, ulong t, uint flag, uint epoch, CLSCA
  * only when the inclusive prefix is not there: every status read is an atomic at the cache. */
 uint sp_read(__global sp_word *status, ulong t, uint epoch, CLSCAN_T *value)
 {
+#if defined(SP_READ_BOTH)   /* experiments: both slots at once, one round trip fewer when P is absent */
+    CLSCAN_T p = CLSCAN_IDENTITY, a = CLSCAN_IDENTITY;
+    int has_p = sp_read_slot(status, t, SP_FLAG_P, epoch, &p);
+    int has_a = sp_read_slot(status, t, SP_FLAG_A, epoch, &a);
+    *value = has_p ? p : a;
+    return has_p ? SP_FLAG_P : has_a ? SP_FLAG_A : 0u;
+#else
     *value = CLSCAN_IDENTITY;
     if (sp_read_slot(status, t, SP_FLAG_P, epoch, value))
         return SP_FLAG_P;
     return sp_read_slot(status, t, SP_FLAG_A, epoch, value) ? SP_FLAG_A : 0u;
+#endif
 }
 
 /* Everything the look-back shares across its work-group. */

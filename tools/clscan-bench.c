@@ -37,7 +37,7 @@ static const struct { clscan_type type; const char *name; } types[] = {
 #define C_LOOP_FULL_RUNS_UP_TO ((size_t)1 << 24)   /* above this, the C loop takes the median of 3 */
 
 typedef struct options {
-    const char *device, *csv, *json, *plot;
+    const char *device, *csv, *json, *plot, *replot;
     int min_log, max_log, runs, tune, auto_only;
     unsigned type_mask;
 } options;
@@ -70,6 +70,7 @@ static int usage(FILE *f, int code)
     fprintf(f,
             "Usage: clscan-bench [--device SPEC] [--min-log K] [--max-log K] [--runs N] [--types LIST]\n"
             "                    [--auto-only] [--csv FILE] [--json FILE] [--plot FILE.png] [--tune]\n"
+            "       clscan-bench --replot FILE.csv --plot FILE.png [--types TYPE]\n"
             "Times inclusive add scans of n = 2^min-log .. 2^max-log (default 10..28, capped by device\n"
             "memory) for every strategy x work-group pair and AUTO (--auto-only: AUTO alone), for each type\n"
             "in LIST (comma-separated from int32,uint32,int64,uint64,float,double; default int32), against\n"
@@ -78,8 +79,10 @@ static int usage(FILE *f, int code)
             "--runs (default 20) calls + clFinish after a warm-up (the C loop: 3 runs above 2^24); every\n"
             "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
             "the first type (needs gnuplot). --tune searches work-group size x items per work-item for\n"
-            "single-pass at 2^max-log and prints the policy row for this device. --device takes the\n"
-            "CLSCAN_DEVICE forms. Exit status 1 when any result is wrong.\n");
+            "single-pass at 2^max-log (GPUs: 64-1024 x 2-32, CPUs: 1-32 x 256-16384) and prints the policy\n"
+            "row for this device. --device takes the\n"
+            "CLSCAN_DEVICE forms. --replot draws the plot from a CSV this tool wrote (say, on a machine\n"
+            "without gnuplot) and runs nothing. Exit status 1 when any result is wrong.\n");
     return code;
 }
 
@@ -101,7 +104,7 @@ static unsigned parse_types(const char *list)
 
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, NULL, 10, 28, 20, 0, 0, 1};
+    *o = (options){NULL, NULL, NULL, NULL, NULL, 10, 28, 20, 0, 0, 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -114,6 +117,7 @@ static int parse(int argc, char **argv, options *o)
         else if (!strcmp(a, "--csv")) o->csv = v;
         else if (!strcmp(a, "--json")) o->json = v;
         else if (!strcmp(a, "--plot")) o->plot = v;
+        else if (!strcmp(a, "--replot")) o->replot = v;
         else if (!strcmp(a, "--types")) o->type_mask = parse_types(v);
         else if (!strcmp(a, "--min-log")) o->min_log = atoi(v);
         else if (!strcmp(a, "--max-log")) o->max_log = atoi(v);
@@ -367,12 +371,17 @@ static int tune(const options *o, step *s, void *got, double *t, size_t ti)
     printf("tuning single-pass, %s, n = %zu\n", types[ti].name, s->n);
     for (unsigned wg = wg_lo; wg <= wg_hi && wg <= ctx->info.max_wg; wg *= 2)
         for (unsigned items = items_lo; items <= items_hi; items *= 2) {
-            clscan__set_tuning(ctx, wg, items * (clscan_type_size(s->type) == 8 ? 2 : 1));   /* 4-byte terms */
+            clscan__set_tuning(ctx, wg, items);
             clscan__tuning in_force = clscan__context_tuning(ctx, s->type);
-            if (in_force.wg_size != wg)
+            if (in_force.wg_size != wg || in_force.items != items)
+                continue;   /* shrunk to fit local memory: the same as a smaller shape */
+            clscan_status st = clscan_inclusive_scan(ctx, s->in, s->out, s->n, s->type, CLSCAN_ADD);
+            if (st == CLSCAN_UNSUPPORTED) {   /* e.g. more work-items than the kernel may have */
+                printf("  wg %4u items %5u: cannot run here: %.160s\n", wg, items, clscan_last_error(ctx));
                 continue;
+            }
             cl_uint fb0 = 0, fb1 = 0;
-            int ok = poison(s) && clscan__fallback_count(ctx, &fb0) == CLSCAN_SUCCESS;
+            int ok = st == CLSCAN_SUCCESS && poison(s) && clscan__fallback_count(ctx, &fb0) == CLSCAN_SUCCESS;
             double sec = ok ? median_time(step_scan, s, o->runs, t) : -1;
             ok = sec > 0 && verify(s, got) && clscan__fallback_count(ctx, &fb1) == CLSCAN_SUCCESS;
             wrong += !ok;
@@ -396,11 +405,45 @@ static int tune(const options *o, step *s, void *got, double *t, size_t ti)
     return wrong;
 }
 
+/* --replot: the rows of a CSV written by --csv, then the plot of the first chosen type. */
+static int replot(const options *o)
+{
+    FILE *f = fopen(o->replot, "r");
+    if (!f) {
+        fprintf(stderr, "clscan-bench: cannot read %s\n", o->replot);
+        return 2;
+    }
+    report rep = {NULL, 0, 0, NULL, "", ""};
+    char line[1024], device[256] = "", type[16], algorithm[64];
+    size_t ti = 0;
+    while (ti < NTYPES && !(o->type_mask >> ti & 1))
+        ti++;
+    while (fgets(line, sizeof line, f)) {
+        row x = {0};
+        if (sscanf(line, "\"%255[^\"]\",\"%*[^\"]\",%zu,%15[^,],%63[^,],%lf,%lf,%lf,%lf,%d", device, &x.n, type,
+                   algorithm, &x.ms, &x.gbps, &x.roof, &x.launches, &x.verified) != 9 || strcmp(type, types[ti].name))
+            continue;
+        x.type = types[ti].name;
+        x.algorithm = strdup(algorithm);
+        add_row(&rep, x);
+    }
+    fclose(f);
+    int ok = rep.count > 0 && write_plot(&rep, o->plot, types[ti].name, device);
+    for (size_t i = 0; i < rep.count; i++)
+        free((char *)rep.rows[i].algorithm);
+    free(rep.rows);
+    if (!ok)
+        fprintf(stderr, "clscan-bench: no plot written (no %s rows in %s, or no gnuplot)\n", types[ti].name, o->replot);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     options o;
     if (!parse(argc, argv, &o))
         return usage(stderr, 2);
+    if (o.replot)
+        return o.plot ? replot(&o) : usage(stderr, 2);
     clscan_context *ctx = NULL;
     if (clscan_context_create(&ctx, o.device) != CLSCAN_SUCCESS) {
         fprintf(stderr, "clscan-bench: %s\n", clscan_last_error(NULL));
