@@ -226,12 +226,19 @@ static int matches(const step *s, const void *got)
     return 1;
 }
 
+/* A 4-byte pattern in pieces of at most 256 MiB: on the H100 a single 1-byte-pattern fill of 2 GiB
+ * or more did not finish within minutes. */
 static int poison(const step *s)
 {
-    const unsigned char p = 0xA5;
+    const cl_uint p = 0xA5A5A5A5u;
+    const size_t bytes = s->n * clscan_type_size(s->type), piece = (size_t)256 << 20;
     cl_command_queue q = clscan_context_queue(s->ctx);
-    return clEnqueueFillBuffer(q, s->out, &p, 1, 0, s->n * clscan_type_size(s->type), 0, NULL, NULL) == CL_SUCCESS &&
-           clFinish(q) == CL_SUCCESS;
+    for (size_t off = 0; off < bytes; off += piece) {
+        size_t len = bytes - off < piece ? bytes - off : piece;
+        if (clEnqueueFillBuffer(q, s->out, &p, sizeof p, off, len, 0, NULL, NULL) != CL_SUCCESS)
+            return 0;
+    }
+    return clFinish(q) == CL_SUCCESS;
 }
 
 static int verify(const step *s, void *got)
