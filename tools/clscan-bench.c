@@ -261,7 +261,7 @@ static void add_row(report *r, row x)
     }
     r->rows[r->count++] = x;
     if (r->csv) {
-        fprintf(r->csv, "\"%s\",\"%s\",%zu,%s,%s,%.6f,%.2f,%.4f,%.3f,%d\n", r->device, r->driver, x.n, x.type,
+        fprintf(r->csv, "\"%s\",\"%s\",%zu,%s,\"%s\",%.6f,%.2f,%.4f,%.3f,%d\n", r->device, r->driver, x.n, x.type,
                 x.algorithm, x.ms, x.gbps, x.roof, x.launches, x.verified);
         fflush(r->csv);
     }
@@ -427,7 +427,7 @@ static int replot(const options *o)
         ti++;
     while (fgets(line, sizeof line, f)) {
         row x = {0};
-        if (sscanf(line, "\"%255[^\"]\",\"%*[^\"]\",%zu,%15[^,],%63[^,],%lf,%lf,%lf,%lf,%d", device, &x.n, type,
+        if (sscanf(line, "\"%255[^\"]\",\"%*[^\"]\",%zu,%15[^,],\"%63[^\"]\",%lf,%lf,%lf,%lf,%d", device, &x.n, type,
                    algorithm, &x.ms, &x.gbps, &x.roof, &x.launches, &x.verified) != 9 || strcmp(type, types[ti].name))
             continue;
         x.type = types[ti].name;
