@@ -111,6 +111,8 @@ static clscan_status init_common(clscan_context *ctx)
     const char *fallback = getenv("CLSCAN_FORCE_LOOKBACK_FALLBACK");
     ctx->force_fallback = fallback && strcmp(fallback, "1") == 0;
     extra_defines(getenv("CLSCAN_EXTRA_DEFINES"), ctx->extra_defines, sizeof ctx->extra_defines);
+    const char *dump = getenv("CLSCAN_DUMP_SOURCE");
+    ctx->dump_source = dump && strcmp(dump, "1") == 0;
     if (pthread_mutex_init(&ctx->lock, NULL) != 0)
         return clscan__fail(NULL, CLSCAN_OUT_OF_MEMORY, "pthread_mutex_init failed");
     return CLSCAN_SUCCESS;

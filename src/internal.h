@@ -160,6 +160,7 @@ struct clscan_context {
     int portable;                   /* tests: local-memory sub-groups, scalar tile loads, 32-bit atomics */
     int force_fallback;             /* tests, or $CLSCAN_FORCE_LOOKBACK_FALLBACK=1 */
     int items_mode;                 /* tests: 0 the policy's, 1 items in registers, 2 streamed */
+    int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
     char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
     cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
     cl_uint sp_epoch;               /* the last single-pass launch's epoch; 0 before the first */

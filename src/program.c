@@ -317,6 +317,12 @@ clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg
     p->config = *cfg;
     char key[33];
     clscan__cache_key(&ctx->info, source, build_options, key);
+    if (ctx->dump_source) {   /* a debugging aid the user asked for; the only output the library makes */
+        char defines[512];
+        clscan__write_defines(cfg, defines, sizeof defines);
+        fprintf(stderr, "clscan: program %s for %s, options \"%s\":\n%s%s", key, ctx->info.name, build_options,
+                defines, ctx->extra_defines);
+    }
     clscan_status st = CLSCAN_SUCCESS;
     p->program = ctx->cache_on ? load_cached(ctx, key) : NULL;
     if (!p->program)

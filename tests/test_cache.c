@@ -1,7 +1,8 @@
 /* Kernel sources and the binary cache: a second process loads the binary instead of compiling; a
  * corrupt or truncated cache file is rebuilt and replaced; an unwritable cache or CLSCAN_CACHE=0
  * still gives right answers; a missing, empty or broken kernel folder gives the right status and
- * message. Child processes are this program run again with "child". */
+ * message; CLSCAN_DUMP_SOURCE=1 prints the define block. Child processes are this program run again
+ * with "child". */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 #include "ref.h"
@@ -198,6 +199,34 @@ static void test_kernel_dir(void **state)
     unsetenv("CLSCAN_CACHE");
 }
 
+/* Everything a child process prints, stderr included, with $CLSCAN_DUMP_SOURCE set to value. */
+static void child_output(const char *value, char *buf, size_t len)
+{
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "CLSCAN_DUMP_SOURCE=%s '%s' child 2>&1", value, self_exe);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t got = fread(buf, 1, len - 1, p);
+    buf[got] = '\0';
+    pclose(p);
+}
+
+/* CLSCAN_DUMP_SOURCE=1 prints each program's define block (here: the child's uint64 max program). */
+static void test_dump_source(void **state)
+{
+    (void)state;
+    static char out[16384];
+    child_output("1", out, sizeof out);
+    assert_non_null(strstr(out, "ok=1"));
+    assert_non_null(strstr(out, "clscan: program "));
+    assert_non_null(strstr(out, "#define CLSCAN_TYPE_UINT64\n"));
+    assert_non_null(strstr(out, "#define CLSCAN_OP_MAX\n"));
+    assert_non_null(strstr(out, "#define WG_ALGO_BLELLOCH\n"));
+    child_output("0", out, sizeof out);
+    assert_non_null(strstr(out, "ok=1"));
+    assert_null(strstr(out, "#define"));
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "child") == 0)
@@ -210,6 +239,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_second_process_loads_binary),
         cmocka_unit_test(test_unwritable_or_disabled_cache),
         cmocka_unit_test(test_kernel_dir),
+        cmocka_unit_test(test_dump_source),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[200];
