@@ -357,6 +357,22 @@ clscan_status clscan__fill_zero(clscan_context *ctx, cl_mem buf, size_t bytes)
     return order_barrier(ctx);
 }
 
+clscan_status clscan__launch(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
+                             const clscan__arg *args, size_t count, size_t groups)
+{
+    for (size_t i = 0; i < count; i++) {
+        cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS) {
+            char call[96];
+            snprintf(call, sizeof call, "clSetKernelArg (%s, argument %zu)", name, i);
+            return clscan__fail_cl(ctx, call, err);
+        }
+    }
+    size_t wg = p->config.wg_size;
+    groups = groups < CLSCAN__MAX_GROUPS ? groups : CLSCAN__MAX_GROUPS;
+    return clscan__enqueue(ctx, k, groups * wg, wg, name);
+}
+
 clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what)
 {
     clscan_status st = order_barrier(ctx);

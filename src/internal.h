@@ -12,7 +12,8 @@
 #define CLSCAN__MAX_LEVELS 8   /* block-sum recursion depth; tile >= 64 makes 8 levels cover 2^48 */
 #define CLSCAN__SCRATCH_TOTALS CLSCAN__MAX_LEVELS   /* reduce-then-scan's tile totals, past the levels */
 #define CLSCAN__SCRATCH_STATUS (CLSCAN__MAX_LEVELS + 1) /* single-pass status words */
-#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 2)
+#define CLSCAN__SCRATCH_PARTIALS (CLSCAN__MAX_LEVELS + 2) /* reductions' partials: two slots in turn */
+#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 4)
 #define CLSCAN__NAME_LEN 256
 
 /* ---- errors (status.c) --------------------------------------------------- */
@@ -81,7 +82,8 @@ cl_int clscan__list_devices(clscan__device_entry **entries, size_t *count, const
 
 /* ---- kernel sources (source.c) ------------------------------------------- */
 typedef enum clscan__source_id {
-    CLSCAN__SRC_TYPES, CLSCAN__SRC_SUBGROUP, CLSCAN__SRC_WORKGROUP, CLSCAN__SRC_SCAN, CLSCAN__SRC_COUNT
+    CLSCAN__SRC_TYPES, CLSCAN__SRC_SUBGROUP, CLSCAN__SRC_WORKGROUP, CLSCAN__SRC_SCAN, CLSCAN__SRC_REDUCE, CLSCAN__SRC_COMPACT,
+    CLSCAN__SRC_COUNT
 } clscan__source_id;
 typedef struct clscan__sources {
     char *text[CLSCAN__SRC_COUNT];
@@ -116,14 +118,17 @@ typedef struct clscan__config {
     int stream;                     /* items read twice from global memory, not held in registers */
     clscan__subgroup_kind sg;       /* NONE: the local-memory sub-group path */
     int vec_io;                     /* full tiles move as ITEMS-wide vectors */
+    int vec4;                       /* buffers are aligned to 4-wide vectors (reductions load them) */
     int atomics64;                  /* 64-bit global atomics: 32-bit pieces in single-pass status words */
     int force_fallback;             /* every unfinished look-back takes the decoupled fallback */
+    unsigned payload;               /* 0: scans and reductions; 4 or 8: compaction of elements that wide */
 } clscan__config;
 
 typedef struct clscan__program {
     clscan__config config;
     cl_program program;
-    cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass;
+    cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_partials;   /* scan programs */
+    cl_kernel count_tiles, compact_tiles;                                            /* compaction */
     struct clscan__program *next;
 } clscan__program;
 
@@ -183,6 +188,15 @@ clscan_status clscan__fail_cl(clscan_context *ctx, const char *call, cl_int err)
 clscan_status clscan__scratch(clscan_context *ctx, unsigned slot, size_t bytes, cl_mem *out);
 /* Enqueues a kernel; on an out-of-order application queue a barrier follows, so commands stay ordered. */
 clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what);
+/* One kernel argument: a buffer (NULL allowed) or a scalar. */
+typedef struct clscan__arg { size_t size; const void *value; } clscan__arg;
+#define CLSCAN__MEM(m) ((clscan__arg){sizeof(cl_mem), (m) ? (const void *)&(m) : NULL})
+#define CLSCAN__VAL(v) ((clscan__arg){sizeof(v), &(v)})
+/* Work-groups launched per kernel; more tiles than this are walked by each group in turn. */
+#define CLSCAN__MAX_GROUPS 65536u
+/* Sets every argument of k (from program p), then launches min(groups, CLSCAN__MAX_GROUPS) groups. */
+clscan_status clscan__launch(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
+                             const clscan__arg *args, size_t count, size_t groups);
 /* The tuning in force for this type on this context (override, policy, device limits). */
 clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type);
 /* Internal, for tests and experiments: force wg_size/items (0, 0 returns to the policy). */
@@ -206,16 +220,26 @@ int clscan__type_valid(clscan_type type);
 int clscan__op_valid(clscan_op op);
 /* INVALID_ARGUMENT when n elements of elem bytes overflow size_t. */
 clscan_status clscan__check_count(clscan_context *ctx, size_t n, size_t elem);
+/* Type and operator known, n elements addressable, the type supported by the device. */
+clscan_status clscan__check_type_op(clscan_context *ctx, size_t n, clscan_type type, clscan_op op);
 /* Checks that buf belongs to ctx, holds n elements of elem bytes, and allows the access
  * (want_read / want_write). Records the problem and returns INVALID_ARGUMENT. */
 clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *what, size_t n, size_t elem,
                                    int want_read, int want_write);
 /* Whether a and b start at the same place of the same memory (also through sub-buffers). */
 int clscan__same_memory(cl_mem a, cl_mem b);
-/* INVALID_ARGUMENT when a and b overlap in memory, unless identical and same_allowed. */
-clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, cl_mem b, size_t bytes, int same_allowed);
+/* INVALID_ARGUMENT when the first a_bytes of a and b_bytes of b overlap in memory, unless they start at
+ * the same place and same_allowed. */
+clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, size_t a_bytes, cl_mem b, size_t b_bytes,
+                                    int same_allowed);
 
 /* ---- scans (scan.c) ------------------------------------------------------- */
+/* The configuration for (type, op) at size n on this context: tuning, work-group algorithm and
+ * device features as the context's settings and policy give them. */
+clscan__config clscan__config_for(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n);
+/* The program of that configuration, built or found. Lock held. */
+clscan_status clscan__program_for(clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
+                                  clscan__program **p);
 /* Validated, lock held: enqueue the scan of n > 0 elements. */
 clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                    clscan_op op, int exclusive);

@@ -41,9 +41,11 @@ int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
-                    "#define WG_SIZE %u\n#define ITEMS %u\n%s%s%s%s%s",
+                    "#define WG_SIZE %u\n#define ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s",
                     type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
+                    cfg->payload,
                     cfg->stream ? "#define CLSCAN_ITEMS_STREAM\n" : "", sg_define(cfg->sg), cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "",
+                    cfg->vec4 ? "#define CLSCAN_VEC4\n" : "",
                     cfg->atomics64 ? "#define SP_ATOMIC64\n" : "",
                     cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "");
 }
@@ -175,20 +177,32 @@ static unsigned char *program_binary(cl_program prog, size_t *size)
 }
 
 /* ---- building ------------------------------------------------------------------------------- */
+/* The layers go into every program; then the scan and reduce kernels, or the compaction ones. */
+static int in_program(const clscan__config *cfg, int source)
+{
+    if (source == CLSCAN__SRC_COMPACT)
+        return cfg->payload != 0;
+    if (source == CLSCAN__SRC_SCAN || source == CLSCAN__SRC_REDUCE)
+        return cfg->payload == 0;
+    return 1;
+}
+
 static char *assemble_source(const clscan_context *ctx, const clscan__config *cfg)
 {
     char defines[512];
     int dlen = clscan__write_defines(cfg, defines, sizeof defines);
     size_t total = (size_t)dlen + strlen(ctx->extra_defines) + 1;
     for (int i = 0; i < CLSCAN__SRC_COUNT; i++)
-        total += strlen(ctx->sources.text[i]) + 64 + strlen(clscan__source_file_name((clscan__source_id)i));
+        if (in_program(cfg, i))
+            total += strlen(ctx->sources.text[i]) + 64 + strlen(clscan__source_file_name((clscan__source_id)i));
     char *src = malloc(total);
     if (!src)
         return NULL;
     size_t used = (size_t)snprintf(src, total, "%s%s", defines, ctx->extra_defines);
     for (int i = 0; i < CLSCAN__SRC_COUNT; i++)
-        used += (size_t)snprintf(src + used, total - used, "\n#line 1 /* %s */\n%s",
-                                 clscan__source_file_name((clscan__source_id)i), ctx->sources.text[i]);
+        if (in_program(cfg, i))
+            used += (size_t)snprintf(src + used, total - used, "\n#line 1 /* %s */\n%s",
+                                     clscan__source_file_name((clscan__source_id)i), ctx->sources.text[i]);
     return src;
 }
 
@@ -279,7 +293,10 @@ static void program_free(clscan__program *p)
     if (p->scan_tiles) clReleaseKernel(p->scan_tiles);
     if (p->add_offsets) clReleaseKernel(p->add_offsets);
     if (p->reduce_tiles) clReleaseKernel(p->reduce_tiles);
+    if (p->reduce_partials) clReleaseKernel(p->reduce_partials);
     if (p->single_pass) clReleaseKernel(p->single_pass);
+    if (p->count_tiles) clReleaseKernel(p->count_tiles);
+    if (p->compact_tiles) clReleaseKernel(p->compact_tiles);
     if (p->program) clReleaseProgram(p->program);
     free(p);
 }
@@ -296,8 +313,31 @@ void clscan__programs_free(clscan__program *list)
 static int same_config(const clscan__config *a, const clscan__config *b)
 {
     return a->type == b->type && a->op == b->op && a->wg == b->wg && a->wg_size == b->wg_size &&
-           a->items == b->items && a->stream == b->stream && a->sg == b->sg && a->vec_io == b->vec_io && a->atomics64 == b->atomics64 &&
-           a->force_fallback == b->force_fallback;
+           a->items == b->items && a->stream == b->stream && a->sg == b->sg && a->vec_io == b->vec_io && a->vec4 == b->vec4 && a->atomics64 == b->atomics64 &&
+           a->force_fallback == b->force_fallback && a->payload == b->payload;
+}
+
+static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
+{
+    const unsigned wg = p->config.wg_size;
+    clscan_status st = create_kernel(ctx, p->program, "scan_tiles", wg, &p->scan_tiles);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "add_offsets", wg, &p->add_offsets);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "reduce_tiles", wg, &p->reduce_tiles);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "scan_single_pass", wg, &p->single_pass);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "reduce_partials", wg, &p->reduce_partials);
+    return st;
+}
+
+static clscan_status compact_kernels(clscan_context *ctx, clscan__program *p)
+{
+    clscan_status st = create_kernel(ctx, p->program, "count_tiles", p->config.wg_size, &p->count_tiles);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "compact_tiles", p->config.wg_size, &p->compact_tiles);
+    return st;
 }
 
 clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg, clscan__program **out)
@@ -329,13 +369,7 @@ clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg
         st = build_from_source(ctx, source, key, &p->program);
     free(source);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "scan_tiles", cfg->wg_size, &p->scan_tiles);
-    if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "add_offsets", cfg->wg_size, &p->add_offsets);
-    if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "reduce_tiles", cfg->wg_size, &p->reduce_tiles);
-    if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "scan_single_pass", cfg->wg_size, &p->single_pass);
+        st = cfg->payload ? compact_kernels(ctx, p) : scan_kernels(ctx, p);
     if (st != CLSCAN_SUCCESS) {
         program_free(p);
         return st;

@@ -7,32 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Work-groups launched per kernel; more tiles than this are walked by each group in turn. */
-#define CLSCAN__MAX_GROUPS 65536u
-
 static size_t tiles_of(size_t n, size_t tile) { return n / tile + (n % tile != 0); }
-
-/* One kernel argument: a buffer (NULL allowed) or a scalar. */
-typedef struct kernel_arg { size_t size; const void *value; } kernel_arg;
-#define ARG_MEM(m) ((kernel_arg){sizeof(cl_mem), (m) ? (const void *)&(m) : NULL})
-#define ARG_VAL(v) ((kernel_arg){sizeof(v), &(v)})
-
-/* Sets every argument, then launches one group per tile (at most CLSCAN__MAX_GROUPS; the rest are
- * walked by the groups in turn). */
-static clscan_status run(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
-                         const kernel_arg *args, size_t count, size_t tiles)
-{
-    for (size_t i = 0; i < count; i++) {
-        cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value);
-        if (err != CL_SUCCESS) {
-            char call[96];
-            snprintf(call, sizeof call, "clSetKernelArg (%s, argument %zu)", name, i);
-            return clscan__fail_cl(ctx, call, err);
-        }
-    }
-    size_t groups = tiles < CLSCAN__MAX_GROUPS ? tiles : CLSCAN__MAX_GROUPS, wg = p->config.wg_size;
-    return clscan__enqueue(ctx, k, groups * wg, wg, name);
-}
 
 /* totals (or NULL) receives each tile's total; prefix (or NULL) seeds each tile. */
 static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
@@ -40,25 +15,25 @@ static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, c
 {
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint excl = exclusive != 0;
-    const kernel_arg args[] = {ARG_MEM(in), ARG_MEM(out), ARG_MEM(totals), ARG_MEM(prefix),
-                               ARG_VAL(n64), ARG_VAL(tiles64), ARG_VAL(excl)};
-    return run(ctx, p, p->scan_tiles, "scan_tiles", args, sizeof args / sizeof args[0], tiles);
+    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(totals), CLSCAN__MEM(prefix),
+                               CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl)};
+    return clscan__launch(ctx, p, p->scan_tiles, "scan_tiles", args, sizeof args / sizeof args[0], tiles);
 }
 
 static clscan_status add_offsets(clscan_context *ctx, const clscan__program *p, cl_mem out, cl_mem prefix,
                                  size_t n, size_t tiles)
 {
     cl_ulong n64 = n, tiles64 = tiles;
-    const kernel_arg args[] = {ARG_MEM(out), ARG_MEM(prefix), ARG_VAL(n64), ARG_VAL(tiles64)};
-    return run(ctx, p, p->add_offsets, "add_offsets", args, sizeof args / sizeof args[0], tiles);
+    const clscan__arg args[] = {CLSCAN__MEM(out), CLSCAN__MEM(prefix), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
+    return clscan__launch(ctx, p, p->add_offsets, "add_offsets", args, sizeof args / sizeof args[0], tiles);
 }
 
 static clscan_status reduce_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem totals,
                                   size_t n, size_t tiles)
 {
     cl_ulong n64 = n, tiles64 = tiles;
-    const kernel_arg args[] = {ARG_MEM(in), ARG_MEM(totals), ARG_VAL(n64), ARG_VAL(tiles64)};
-    return run(ctx, p, p->reduce_tiles, "reduce_tiles", args, sizeof args / sizeof args[0], tiles);
+    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(totals), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
+    return clscan__launch(ctx, p, p->reduce_tiles, "reduce_tiles", args, sizeof args / sizeof args[0], tiles);
 }
 
 static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
@@ -156,9 +131,9 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint excl = exclusive != 0, epoch = ctx->sp_epoch + 1, in_place = clscan__same_memory(in, out);
-    const kernel_arg args[] = {ARG_MEM(in), ARG_MEM(out), ARG_MEM(status), ARG_MEM(ctx->sp_counters), ARG_VAL(n64),
-                               ARG_VAL(tiles64), ARG_VAL(excl), ARG_VAL(epoch), ARG_VAL(in_place)};
-    st = run(ctx, p, p->single_pass, "scan_single_pass", args, sizeof args / sizeof args[0], tiles);
+    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64),
+                               CLSCAN__VAL(tiles64), CLSCAN__VAL(excl), CLSCAN__VAL(epoch), CLSCAN__VAL(in_place)};
+    st = clscan__launch(ctx, p, p->single_pass, "scan_single_pass", args, sizeof args / sizeof args[0], tiles);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* only a launch that was enqueued uses up its epoch */
     return st;
@@ -172,19 +147,32 @@ static int vector_io(const clscan_context *ctx, unsigned items, int stream, size
     return !ctx->portable && width_ok && ctx->info.base_align >= items * elem;
 }
 
-clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
-                                   clscan_op op, int exclusive)
+clscan__config clscan__config_for(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n)
 {
     clscan__tuning t = clscan__context_tuning(ctx, type);
     clscan_wg_algorithm wg = ctx->wg == CLSCAN_WG_AUTO ? clscan__policy_wg(&ctx->info, type, n) : ctx->wg;
     clscan__subgroup_kind sg = wg == CLSCAN_WG_SUBGROUP && !ctx->portable ? ctx->info.subgroups : CLSCAN__SG_NONE;
-    clscan__config cfg = {type, op, wg, t.wg_size, t.items, t.stream, sg,
-                          vector_io(ctx, t.items, t.stream, clscan_type_size(type)),
-                          ctx->info.int64_atomics && !ctx->portable, ctx->force_fallback};
+    size_t elem = clscan_type_size(type);
+    clscan__config cfg = {type, op, wg, t.wg_size, t.items, t.stream, sg, vector_io(ctx, t.items, t.stream, elem),
+                          !ctx->portable && ctx->info.base_align >= 4 * elem,
+                          ctx->info.int64_atomics && !ctx->portable, ctx->force_fallback, 0};
+    return cfg;
+}
+
+clscan_status clscan__program_for(clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
+                                  clscan__program **p)
+{
+    clscan__config cfg = clscan__config_for(ctx, type, op, n);
+    return clscan__get_program(ctx, &cfg, p);
+}
+
+clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                   clscan_op op, int exclusive)
+{
     clscan_strategy strategy = ctx->strategy == CLSCAN_STRATEGY_AUTO ? clscan__policy_strategy(&ctx->info, type, n)
                                                                     : ctx->strategy;
     clscan__program *p = NULL;
-    clscan_status st = clscan__get_program(ctx, &cfg, &p);
+    clscan_status st = clscan__program_for(ctx, type, op, n, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
     switch (strategy) {
@@ -194,36 +182,20 @@ clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, s
     }
 }
 
-/* Everything a scan checks before it touches the device; in and out may be the same buffer. */
-static clscan_status check_scan(clscan_context *ctx, size_t n, clscan_type type, clscan_op op)
-{
-    if (!clscan__type_valid(type))
-        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_type %d", (int)type);
-    if (!clscan__op_valid(op))
-        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_op %d", (int)op);
-    clscan_status st = clscan__check_count(ctx, n, clscan_type_size(type));
-    if (st != CLSCAN_SUCCESS)
-        return st;
-    if (!clscan__device_supports_type(&ctx->info, type))
-        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s has no %s support", ctx->info.name,
-                            type == CLSCAN_DOUBLE ? "fp64 (cl_khr_fp64)" : "64-bit integer");
-    return CLSCAN_SUCCESS;
-}
-
 static clscan_status scan_device(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                  clscan_op op, int exclusive)
 {
     if (!ctx)
         return CLSCAN_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
-    clscan_status st = check_scan(ctx, n, type, op);
+    clscan_status st = clscan__check_type_op(ctx, n, type, op);
     if (st == CLSCAN_SUCCESS && n > 0) {
         size_t elem = clscan_type_size(type);
         st = clscan__check_buffer(ctx, in, "in", n, elem, 1, 0);
         if (st == CLSCAN_SUCCESS)
             st = clscan__check_buffer(ctx, out, "out", n, elem, 0, 1);
         if (st == CLSCAN_SUCCESS)
-            st = clscan__check_overlap(ctx, in, out, n * elem, 1);
+            st = clscan__check_overlap(ctx, in, n * elem, out, n * elem, 1);
         if (st == CLSCAN_SUCCESS)
             st = clscan__scan_enqueue(ctx, in, out, n, type, op, exclusive);
     }
@@ -248,7 +220,7 @@ static clscan_status scan_host(clscan_context *ctx, const void *in, void *out, s
     if (!ctx)
         return CLSCAN_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
-    clscan_status st = check_scan(ctx, n, type, op);
+    clscan_status st = clscan__check_type_op(ctx, n, type, op);
     if (st == CLSCAN_SUCCESS && n > 0 && (!in || !out))
         st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is NULL", in ? "out" : "in");
     if (st == CLSCAN_SUCCESS && n > 0) {

@@ -63,17 +63,33 @@ int clscan__same_memory(cl_mem a, cl_mem b)
     return root_of(a, &oa) == root_of(b, &ob) && oa == ob;
 }
 
-clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, cl_mem b, size_t bytes, int same_allowed)
+clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, size_t a_bytes, cl_mem b, size_t b_bytes,
+                                    int same_allowed)
 {
     size_t oa = 0, ob = 0;
     cl_mem ra = root_of(a, &oa), rb = root_of(b, &ob);
-    if (ra != rb || bytes == 0)
+    if (ra != rb || a_bytes == 0 || b_bytes == 0)
         return CLSCAN_SUCCESS;
     if (oa == ob && same_allowed)
         return CLSCAN_SUCCESS;
-    if (oa < ob + bytes && ob < oa + bytes)
+    if (oa < ob + b_bytes && ob < oa + a_bytes)
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT,
-                            "input and output overlap (same buffer at byte offsets %zu and %zu, %zu bytes each)%s",
-                            oa, ob, bytes, same_allowed ? "; only exactly the same range is allowed" : "");
+                            "input and output overlap (same buffer, %zu bytes at offset %zu and %zu at %zu)%s", a_bytes,
+                            oa, b_bytes, ob, same_allowed ? "; only exactly the same range is allowed" : "");
+    return CLSCAN_SUCCESS;
+}
+
+clscan_status clscan__check_type_op(clscan_context *ctx, size_t n, clscan_type type, clscan_op op)
+{
+    if (!clscan__type_valid(type))
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_type %d", (int)type);
+    if (!clscan__op_valid(op))
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_op %d", (int)op);
+    clscan_status st = clscan__check_count(ctx, n, clscan_type_size(type));
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    if (!clscan__device_supports_type(&ctx->info, type))
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s has no %s support", ctx->info.name,
+                            type == CLSCAN_DOUBLE ? "fp64 (cl_khr_fp64)" : "64-bit integer");
     return CLSCAN_SUCCESS;
 }

@@ -56,7 +56,8 @@ const char *ref_op_name(clscan_op op)
 
 /* Integer scans: one function per width, signedness only matters for min/max. */
 #define REF_INT_CHECK(NAME, T, U, TMAX, TMIN, FMT)                                                          \
-    static int NAME(const T *in, const T *got, size_t n, clscan_op op, int excl, char *msg, size_t len)     \
+    static int NAME(const T *in, const T *got, size_t n, clscan_op op, int excl, int last, char *msg,        \
+                    size_t len)                                                                         \
     {                                                                                                       \
         T acc = op == CLSCAN_ADD ? 0 : op == CLSCAN_MUL ? 1 : op == CLSCAN_MIN ? TMAX : TMIN;               \
         for (size_t i = 0; i < n; i++) {                                                                    \
@@ -67,9 +68,11 @@ const char *ref_op_name(clscan_op op)
             case CLSCAN_MIN: acc = x < acc ? x : acc; break;                                                \
             case CLSCAN_MAX: acc = x > acc ? x : acc; break;                                                \
             }                                                                                               \
-            T want = excl ? before : acc;                                                                   \
-            if (got[i] != want) {                                                                           \
-                snprintf(msg, len, "element %zu of %zu: got " FMT ", want " FMT, i, n, got[i], want);        \
+            T want = excl ? before : acc, g = got[last ? 0 : i];                                            \
+            if (last && i + 1 < n)                                                                          \
+                continue;                                                                                   \
+            if (g != want) {                                                                                \
+                snprintf(msg, len, "element %zu of %zu: got " FMT ", want " FMT, i, n, g, want);             \
                 return 0;                                                                                   \
             }                                                                                               \
         }                                                                                                   \
@@ -82,7 +85,8 @@ REF_INT_CHECK(check_u64, uint64_t, uint64_t, UINT64_MAX, 0, "%" PRIu64)
 
 /* Float scans: the exact value in long double, the bound from the running sum of magnitudes. */
 #define REF_FLOAT_CHECK(NAME, T, EPS)                                                                       \
-    static int NAME(const T *in, const T *got, size_t n, clscan_op op, int excl, char *msg, size_t len)     \
+    static int NAME(const T *in, const T *got, size_t n, clscan_op op, int excl, int last, char *msg,        \
+                    size_t len)                                                                         \
     {                                                                                                       \
         long double acc = op == CLSCAN_ADD ? 0 : op == CLSCAN_MUL ? 1 : op == CLSCAN_MIN ? INFINITY : -INFINITY; \
         long double mag = 0;                                                                                \
@@ -99,12 +103,15 @@ REF_INT_CHECK(check_u64, uint64_t, uint64_t, UINT64_MAX, 0, "%" PRIu64)
             long double steps = (long double)(excl ? i : i + 1);                                            \
             long double tol = op == CLSCAN_ADD ? (steps + 1) * EPS * m                                      \
                               : op == CLSCAN_MUL ? (steps + 1) * EPS * fabsl(want) : 0;                     \
+            long double g = got[last ? 0 : i];                                                              \
+            if (last && i + 1 < n)                                                                          \
+                continue;                                                                                   \
             int ok = (op == CLSCAN_MIN || op == CLSCAN_MAX || (excl && i == 0))                              \
-                         ? (long double)got[i] == (long double)(T)want                                      \
-                         : fabsl((long double)got[i] - want) <= tol;                                        \
+                         ? g == (long double)(T)want                                                        \
+                         : fabsl(g - want) <= tol;                                                          \
             if (!ok) {                                                                                      \
                 snprintf(msg, len, "element %zu of %zu: got %.17Lg, want %.17Lg (tolerance %.3Lg)", i, n,   \
-                         (long double)got[i], want, tol);                                                   \
+                         g, want, tol);                                                                     \
                 return 0;                                                                                   \
             }                                                                                               \
         }                                                                                                   \
@@ -113,19 +120,36 @@ REF_INT_CHECK(check_u64, uint64_t, uint64_t, UINT64_MAX, 0, "%" PRIu64)
 REF_FLOAT_CHECK(check_f32, float, FLT_EPSILON)
 REF_FLOAT_CHECK(check_f64, double, DBL_EPSILON)
 
-int ref_check_scan(const void *in, const void *got, size_t n, clscan_type type, clscan_op op, int exclusive,
-                   char *msg, size_t len)
+/* last: got holds only the final element (a reduction), compared once the whole input is folded. */
+static int check_any(const void *in, const void *got, size_t n, clscan_type type, clscan_op op, int exclusive,
+                     int last, char *msg, size_t len)
 {
     switch (type) {
-    case CLSCAN_INT32: return check_i32(in, got, n, op, exclusive, msg, len);
-    case CLSCAN_UINT32: return check_u32(in, got, n, op, exclusive, msg, len);
-    case CLSCAN_INT64: return check_i64(in, got, n, op, exclusive, msg, len);
-    case CLSCAN_UINT64: return check_u64(in, got, n, op, exclusive, msg, len);
-    case CLSCAN_FLOAT: return check_f32(in, got, n, op, exclusive, msg, len);
-    case CLSCAN_DOUBLE: return check_f64(in, got, n, op, exclusive, msg, len);
+    case CLSCAN_INT32: return check_i32(in, got, n, op, exclusive, last, msg, len);
+    case CLSCAN_UINT32: return check_u32(in, got, n, op, exclusive, last, msg, len);
+    case CLSCAN_INT64: return check_i64(in, got, n, op, exclusive, last, msg, len);
+    case CLSCAN_UINT64: return check_u64(in, got, n, op, exclusive, last, msg, len);
+    case CLSCAN_FLOAT: return check_f32(in, got, n, op, exclusive, last, msg, len);
+    case CLSCAN_DOUBLE: return check_f64(in, got, n, op, exclusive, last, msg, len);
     }
     snprintf(msg, len, "unknown type");
     return 0;
+}
+
+int ref_check_scan(const void *in, const void *got, size_t n, clscan_type type, clscan_op op, int exclusive,
+                   char *msg, size_t len)
+{
+    return check_any(in, got, n, type, op, exclusive, 0, msg, len);
+}
+
+int ref_check_reduce(const void *in, const void *result, size_t n, clscan_type type, clscan_op op, char *msg,
+                     size_t len)
+{
+    if (n == 0) {   /* the identity: what an exclusive scan puts first */
+        const double dummy = 0;
+        return check_any(&dummy, result, 1, type, op, 1, 0, msg, len);
+    }
+    return check_any(in, result, n, type, op, 0, 1, msg, len);
 }
 
 cl_mem ref_buffer(clscan_context *ctx, size_t bytes, const void *init)

@@ -20,6 +20,11 @@ void ref_fill(void *data, size_t n, clscan_type type, clscan_op op, uint64_t *rn
 int ref_check_scan(const void *in, const void *got, size_t n, clscan_type type, clscan_op op, int exclusive,
                    char *msg, size_t msg_len);
 
+/* Checks a reduction's result the same way (its bound is that of the scan's last element); n == 0
+ * wants the identity exactly. */
+int ref_check_reduce(const void *in, const void *result, size_t n, clscan_type type, clscan_op op, char *msg,
+                     size_t msg_len);
+
 const char *ref_type_name(clscan_type type);
 const char *ref_op_name(clscan_op op);
 

@@ -75,7 +75,8 @@ static int usage(FILE *f, int code)
             "memory) for every strategy x work-group pair and AUTO (--auto-only: AUTO alone), for each type\n"
             "in LIST (comma-separated from int32,uint32,int64,uint64,float,double; default int32), against\n"
             "clEnqueueCopyBuffer of the same bytes (the copy roof, bytes read + written), one trivial kernel\n"
-            "launch + clFinish, and a single-thread C loop, all in this run. Each figure is the median of\n"
+            "launch + clFinish, and a single-thread C loop, all in this run; then clscan_reduce (add), whose\n"
+            "rate counts bytes read only. Each figure is the median of\n"
             "--runs (default 20) calls + clFinish after a warm-up (the C loop: 3 runs above 2^24); every\n"
             "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
             "the first type (needs gnuplot). --tune searches work-group size x items per work-item for\n"
@@ -132,17 +133,31 @@ static int parse(int argc, char **argv, options *o)
 typedef struct step {
     clscan_context *ctx;
     cl_kernel noop;
-    cl_mem in, out;
+    cl_mem in, out, flags;          /* flags: half set at random, for the compaction */
     size_t n;
     clscan_type type;
     const void *host_in;
     void *host_ref;
+    const unsigned char *host_flags;
+    size_t *kept;                   /* where the compaction's count goes */
 } step;
 
 static int step_scan(const step *s)
 {
     return clscan_inclusive_scan(s->ctx, s->in, s->out, s->n, s->type, CLSCAN_ADD) == CLSCAN_SUCCESS &&
            clscan_finish(s->ctx) == CLSCAN_SUCCESS;
+}
+
+/* The reduction's result lands in host_ref's spare element past n (see main), so it is kept for checking. */
+static int step_reduce(const step *s)
+{
+    size_t elem = clscan_type_size(s->type);
+    return clscan_reduce(s->ctx, s->in, s->n, s->type, CLSCAN_ADD, (char *)s->host_ref + s->n * elem) == CLSCAN_SUCCESS;
+}
+
+static int step_compact(const step *s)
+{
+    return clscan_compact(s->ctx, s->in, s->flags, s->out, s->n, s->type, s->kept) == CLSCAN_SUCCESS;
 }
 
 static int step_copy(const step *s)
@@ -228,6 +243,33 @@ static int matches(const step *s, const void *got)
 
 /* A 4-byte pattern in pieces of at most 256 MiB: on the H100 a single 1-byte-pattern fill of 2 GiB
  * or more did not finish within minutes. */
+/* The reduction against the C loop's last element, with the bound matches() uses for it. */
+static int reduce_matches(const step *s)
+{
+    size_t elem = clscan_type_size(s->type), last = s->n - 1;
+    const char *ref = s->host_ref;
+    if (s->type != CLSCAN_FLOAT && s->type != CLSCAN_DOUBLE)
+        return memcmp(ref + last * elem, ref + s->n * elem, elem) == 0;
+    double abs_sum = 0, eps = s->type == CLSCAN_FLOAT ? FLT_EPSILON : DBL_EPSILON;
+    for (size_t i = 0; i < s->n; i++)
+        abs_sum += fabs(s->type == CLSCAN_FLOAT ? ((const float *)s->host_in)[i] : ((const double *)s->host_in)[i]);
+    double want = s->type == CLSCAN_FLOAT ? ((const float *)ref)[last] : ((const double *)ref)[last];
+    double got = s->type == CLSCAN_FLOAT ? ((const float *)ref)[s->n] : ((const double *)ref)[s->n];
+    return fabs(got - want) <= 2.0 * (double)s->n * eps * abs_sum;
+}
+
+/* The kept elements, in order, and their count, against a filter on the host. */
+static int compact_matches(const step *s, unsigned char *got)
+{
+    size_t elem = clscan_type_size(s->type), k = 0;
+    if (clEnqueueReadBuffer(clscan_context_queue(s->ctx), s->out, CL_TRUE, 0, s->n * elem, got, 0, NULL, NULL) != CL_SUCCESS)
+        return 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->host_flags[i] && memcmp(got + k++ * elem, (const char *)s->host_in + i * elem, elem) != 0)
+            return 0;
+    return k == *s->kept;
+}
+
 static int poison(const step *s)
 {
     const cl_uint p = 0xA5A5A5A5u;
@@ -361,6 +403,21 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
         double gbps = sec > 0 ? 2.0 * bytes / sec : 0;
         add_row(rep, (row){s->n, types[ti].name, pairs[p].name, sec * 1e3, gbps / 1e9, gbps / roof, sec / launch_s, ok});
     }
+    /* The reduction reads n once: its rate is bytes read, held to the copy's bytes read + written. */
+    memset((char *)s->host_ref + bytes, 0xA5, clscan_type_size(s->type));
+    double sec = median_time(step_reduce, s, o->runs, t);
+    int ok = sec > 0 && reduce_matches(s);
+    wrong += !ok;
+    double gbps = sec > 0 ? bytes / sec : 0;
+    add_row(rep, (row){s->n, types[ti].name, "reduce (bytes read)", sec * 1e3, gbps / 1e9, gbps / roof, sec / launch_s, ok});
+    /* Compaction of half the elements: "roof" is the copy's time over the compaction's. */
+    ok = poison(s);
+    sec = ok ? median_time(step_compact, s, o->runs, t) : -1;
+    ok = sec > 0 && compact_matches(s, got);
+    wrong += !ok;
+    gbps = sec > 0 ? (bytes + s->n + *s->kept * clscan_type_size(s->type)) / sec : 0;
+    add_row(rep, (row){s->n, types[ti].name, "compact (half kept)", sec * 1e3, gbps / 1e9, 2.0 * bytes / roof / sec,
+                       sec / launch_s, ok});
     return wrong;
 }
 
@@ -467,10 +524,18 @@ int main(int argc, char **argv)
         o.max_log--;
     cl_program noop_prog = NULL;
     size_t max_n = (size_t)1 << o.max_log;
-    step s = {ctx, make_noop(ctx, &noop_prog), NULL, NULL, 0, CLSCAN_INT32, NULL, NULL};
-    void *in = malloc(max_n * widest), *ref = malloc(max_n * widest), *got = malloc(max_n * widest);
+    size_t kept = 0;
+    step s = {ctx, make_noop(ctx, &noop_prog), NULL, NULL, NULL, 0, CLSCAN_INT32, NULL, NULL, NULL, &kept};
+    void *in = malloc(max_n * widest), *ref = malloc((max_n + 1) * widest), *got = malloc(max_n * widest);
     double *t = malloc(sizeof *t * (size_t)o.runs + 3 * sizeof *t);
-    if (!s.noop || !in || !ref || !got || !t) {
+    unsigned char *flags = malloc(max_n);
+    uint64_t bits = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; flags && i < max_n; i++) {
+        bits ^= bits << 13, bits ^= bits >> 7, bits ^= bits << 17;
+        flags[i] = bits >> 63;
+    }
+    s.host_flags = flags;
+    if (!s.noop || !in || !ref || !got || !t || !flags) {
         fprintf(stderr, "clscan-bench: setup failed (host memory for 2^%d elements, or the trivial kernel)\n", o.max_log);
         return 3;
     }
@@ -500,6 +565,8 @@ int main(int argc, char **argv)
             cl_int err1 = CL_SUCCESS, err2 = CL_SUCCESS;
             s.in = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, in, &err1);
             s.out = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &err2);
+            s.flags = err2 == CL_SUCCESS ? clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s.n,
+                                                          (void *)s.host_flags, &err2) : NULL;
             if (err1 != CL_SUCCESS || err2 != CL_SUCCESS) {
                 fprintf(stderr, "clscan-bench: no room for 2 x %zu bytes on the device\n", bytes);
                 wrong++;
@@ -510,6 +577,8 @@ int main(int argc, char **argv)
                 wrong += bench_type(&o, &s, got, t, launch_s, &rep, ti);
             if (s.in) clReleaseMemObject(s.in);
             if (s.out) clReleaseMemObject(s.out);
+            if (s.flags) clReleaseMemObject(s.flags);
+            s.in = s.out = s.flags = NULL;
             fprintf(stderr, "clscan-bench: %s 2^%d took %.1f s\n", types[ti].name, k, now_s() - t0);
         }
     }
@@ -523,7 +592,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "clscan-bench: no plot written (is gnuplot installed?)\n");
             break;
         }
-    free(rep.rows), free(in), free(ref), free(got), free(t);
+    free(rep.rows), free(in), free(ref), free(got), free(t), free(flags);
     clReleaseKernel(s.noop);
     clReleaseProgram(noop_prog);
     clscan_context_release(ctx);

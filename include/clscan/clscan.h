@@ -108,6 +108,15 @@ CLSCAN_API clscan_status clscan_finish(clscan_context *ctx);
 CLSCAN_API clscan_status clscan_inclusive_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, clscan_op op);
 CLSCAN_API clscan_status clscan_exclusive_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, clscan_op op);
 
+/* Combines in[0..n) with op and writes one element of the type to *result, waiting for it; n == 0
+ * gives the identity. *result is written only on success. */
+CLSCAN_API clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op, void *result);
+
+/* Stream compaction: flags holds n cl_uchar; the elements of in whose flag is non-zero are written to
+ * the front of out in their original order (stable), and *count receives how many (waiting for it).
+ * in and out must not overlap, nor flags and out. *count is written only on success. */
+CLSCAN_API clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type, size_t *count);
+
 /* ---- host-memory conveniences (blocking) -------------------------------- */
 /* Copy n elements to the device, scan, copy back; in == out allowed. */
 CLSCAN_API clscan_status clscan_inclusive_scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type, clscan_op op);

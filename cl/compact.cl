@@ -1,0 +1,91 @@
+/* Stream compaction (a program of its own: CLSCAN_T is the uint count type with ADD, the elements
+ * are moved as CLSCAN_PAYLOAD_BYTES-wide bit patterns, never computed with). count_tiles counts each
+ * tile's set flags; the host scans those counts (inclusive, 64-bit); compact_tiles then writes each
+ * tile's kept elements, in order, from the end of the tiles before it. A work-item owns ITEMS
+ * consecutive elements, so a group scan of the work-items' counts gives every kept element its rank. */
+#if !defined(CLSCAN_PAYLOAD_BYTES) || CLSCAN_PAYLOAD_BYTES == 4
+typedef uint payload_t;
+#else
+typedef ulong payload_t;
+#endif
+
+/* Set flags among this work-item's share of the tile (every WG_SIZE-th, coalesced: order is not needed). */
+uint tile_flag_count(__global const uchar *flags, ulong base, ulong n)
+{
+    uint count = 0;
+    for (uint i = 0; i < ITEMS; i++) {
+        ulong g = base + i * WG_SIZE + get_local_id(0);
+        count += g < n && flags[g] != 0;
+    }
+    return count;
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void count_tiles(__global const uchar *flags, __global ulong *counts, ulong n, ulong num_tiles)
+{
+    __local CLSCAN_T scratch[WG_SIZE];
+    for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
+        CLSCAN_T total = wg_reduce(tile_flag_count(flags, t * TILE, n), scratch);
+        if (get_local_id(0) == 0)
+            counts[t] = total;
+    }
+}
+
+/* Set flags among the work-item's own ITEMS consecutive elements from first. */
+uint run_flag_count(__global const uchar *flags, ulong first, ulong n)
+{
+    uint count = 0;
+    for (uint i = 0; i < ITEMS; i++)
+        count += first + i < n && flags[first + i] != 0;
+    return count;
+}
+
+/* incl[t] is the number of kept elements in tiles 0..t. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void compact_tiles(__global const payload_t *in, __global const uchar *flags, __global payload_t *out,
+                   __global const ulong *incl, ulong n, ulong num_tiles)
+{
+    __local CLSCAN_T scratch[WG_SCAN_LOCAL];
+#if !defined(CLSCAN_ITEMS_STREAM)
+    __local payload_t tile[TILE_LOCAL];
+#endif
+    const uint lid = get_local_id(0);
+    for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
+        const ulong base = t * TILE, first = base + (ulong)lid * ITEMS, start = t > 0 ? incl[t - 1] : 0;
+#if defined(CLSCAN_ITEMS_STREAM)
+        /* CPUs: the run is read where it lies and written straight to its place. Every element is
+         * stored at the next free slot, which only a kept one then claims: no branch on the flag,
+         * whose randomness a CPU mispredicts. pos < end keeps stores inside this work-item's slots. */
+        CLSCAN_T mine = run_flag_count(flags, first, n), total;
+        ulong pos = start + wg_exclusive_scan(mine, scratch, &total), end = pos + mine;
+        uint len = first >= n ? 0u : n - first < ITEMS ? (uint)(n - first) : ITEMS;
+        for (uint i = 0; i < len && pos < end; i++) {
+            out[pos] = in[first + i];
+            pos += flags[first + i] != 0;
+        }
+#else
+        /* GPUs: the tile comes in coalesced, each work-item takes its run from local memory, the kept
+         * elements are packed at the front of the tile buffer, and go out coalesced. */
+        for (uint i = 0; i < ITEMS; i++) {
+            uint idx = i * WG_SIZE + lid;
+            if (base + idx < n)
+                tile[PAD(idx)] = in[base + idx];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        payload_t v[ITEMS];
+        for (uint i = 0; i < ITEMS; i++)
+            v[i] = tile[PAD(lid * ITEMS + i)];
+        CLSCAN_T total, rank = wg_exclusive_scan(run_flag_count(flags, first, n), scratch, &total);
+        /* wg_exclusive_scan ends with a barrier: every work-item has read the tile. */
+        for (uint i = 0; i < ITEMS; i++)
+            if (first + i < n && flags[first + i] != 0) {
+                tile[PAD(rank)] = v[i];   /* PAD is a macro: no side effects inside it */
+                rank++;
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint idx = lid; idx < total; idx += WG_SIZE)
+            out[start + idx] = tile[PAD(idx)];
+        barrier(CLK_LOCAL_MEM_FENCE);   /* the tile buffer is free for the next tile */
+#endif
+    }
+}

@@ -1,0 +1,154 @@
+/* clscan_reduce against the CPU reference: every type x operator, at sizes around every boundary of
+ * the tiling in force (work-group, tile, 3 tiles, several passes of partials), in the paths AUTO takes
+ * and in the portable and other-item-mode paths; the input must stay untouched and *result is
+ * poisoned first. Bad arguments leave *result and the context as they were. $CLSCAN_TEST_SEED replays. */
+#include "internal.h"
+#include "ref.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static clscan_context *ctx;
+static uint64_t rng;
+
+static int setup(void **state)
+{
+    (void)state;
+    rng = ref_seed("test_reduce");
+    if (clscan_context_create(&ctx, NULL) != CLSCAN_SUCCESS) {
+        fprintf(stderr, "context: %s\n", clscan_last_error(NULL));
+        return -1;
+    }
+    printf("[ device   ] %s (%s)\n", ctx->info.name, ctx->info.platform);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    clscan_context_release(ctx);
+    return 0;
+}
+
+/* One reduction of fresh random data; 1 when it matches and the input is unchanged. */
+static int reduce_one(size_t n, clscan_type type, clscan_op op, void *in, void *after)
+{
+    size_t bytes = n * clscan_type_size(type);
+    ref_fill(in, n, type, op, &rng);
+    cl_mem buf = ref_buffer(ctx, bytes ? bytes : 8, in);
+    assert_non_null(buf);
+    unsigned char result[8];
+    memset(result, REF_POISON, sizeof result);
+    clscan_status st = clscan_reduce(ctx, buf, n, type, op, result);
+    if (st != CLSCAN_SUCCESS)
+        fail_msg("%s %s n=%zu: %s: %s", ref_type_name(type), ref_op_name(op), n, clscan_status_string(st),
+                 clscan_last_error(ctx));
+    char msg[256] = "";
+    int ok = ref_check_reduce(in, result, n, type, op, msg, sizeof msg);
+    if (!ok)
+        print_error("reduce %s %s n=%zu: %s\n", ref_type_name(type), ref_op_name(op), n, msg);
+    assert_int_equal(ref_read(ctx, buf, bytes, after), 1);
+    clReleaseMemObject(buf);
+    return ok && memcmp(in, after, bytes) == 0;
+}
+
+/* Sizes around the tiling in force for the type (including enough tiles for two passes of partials),
+ * for the operators from first to last. */
+static void reduce_sizes(clscan_type type, clscan_op first, clscan_op last)
+{
+    clscan__tuning t = clscan__context_tuning(ctx, type);
+    size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items;
+    size_t groups = (size_t)ctx->info.compute_units * 8;   /* reduce.c's cap on the first pass */
+    const size_t sizes[] = {0, 1, 2, 3, 31, 33, wg - 1, wg, wg + 1, tile - 1, tile, tile + 1, 3 * tile - 1,
+                            3 * tile + 1, groups * tile + 5, 10007, (1u << 20) + 123,
+                            1 + ref_next(&rng) % 300000, 1 + ref_next(&rng) % 3000};
+    size_t max = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        max = sizes[i] > max ? sizes[i] : max;
+    void *in = malloc(max * 8 + 8), *after = malloc(max * 8 + 8);
+    assert_non_null(in);
+    assert_non_null(after);
+    int failures = 0;
+    for (int op = first; op <= (int)last; op++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            failures += !reduce_one(sizes[i], type, (clscan_op)op, in, after);
+    free(in);
+    free(after);
+    assert_int_equal(failures, 0);
+}
+
+/* Every operator on the path AUTO takes; add alone on the portable path (scalar loads) and in the
+ * item mode the policy does not pick, with 16-element tiles (many partials, several passes). Each
+ * extra path is a program build per type, which PoCL makes slowly. */
+static void all_paths(clscan_type type)
+{
+    reduce_sizes(type, CLSCAN_ADD, CLSCAN_MAX);
+    clscan__set_portable(ctx, 1);
+    reduce_sizes(type, CLSCAN_ADD, CLSCAN_ADD);
+    clscan__set_portable(ctx, 0);
+    clscan__set_items_mode(ctx, clscan__context_tuning(ctx, type).stream ? 1 : 2);
+    clscan__set_tuning(ctx, 8, 2);
+    reduce_sizes(type, CLSCAN_ADD, CLSCAN_ADD);
+    clscan__set_tuning(ctx, 0, 0);
+    clscan__set_items_mode(ctx, 0);
+}
+
+#define TYPE_TEST(T)                                                                                    \
+    static void test_reduce_##T(void **state)                                                           \
+    {                                                                                                   \
+        (void)state;                                                                                    \
+        if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T))                                      \
+            skip();                                                                                     \
+        all_paths(CLSCAN_##T);                                                                          \
+    }
+TYPE_TEST(INT32)
+TYPE_TEST(UINT32)
+TYPE_TEST(INT64)
+TYPE_TEST(UINT64)
+TYPE_TEST(FLOAT)
+TYPE_TEST(DOUBLE)
+
+/* Every bad argument: the right status, a message, *result untouched, and the next call works. */
+static void test_reduce_bad_arguments(void **state)
+{
+    (void)state;
+    int32_t data[100], result = 12345;
+    for (int i = 0; i < 100; i++)
+        data[i] = i;
+    cl_mem buf = ref_buffer(ctx, sizeof data, data);
+    assert_int_equal(clscan_reduce(NULL, buf, 100, CLSCAN_INT32, CLSCAN_ADD, &result), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_reduce(ctx, buf, 100, CLSCAN_INT32, CLSCAN_ADD, NULL), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "result"));
+    assert_int_equal(clscan_reduce(ctx, buf, 100, (clscan_type)99, CLSCAN_ADD, &result), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_reduce(ctx, buf, 100, CLSCAN_INT32, (clscan_op)-1, &result), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_reduce(ctx, buf, 101, CLSCAN_INT32, CLSCAN_ADD, &result), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_reduce(ctx, buf, 51, CLSCAN_INT64, CLSCAN_ADD, &result), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_reduce(ctx, NULL, 100, CLSCAN_INT32, CLSCAN_ADD, &result), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_reduce(ctx, buf, SIZE_MAX / 2, CLSCAN_INT32, CLSCAN_ADD, &result), CLSCAN_INVALID_ARGUMENT);
+    assert_true(clscan_last_error(ctx)[0] != '\0');
+    assert_int_equal(result, 12345);
+    /* n == 0 needs no buffer; then a real call still works. */
+    assert_int_equal(clscan_reduce(ctx, NULL, 0, CLSCAN_INT32, CLSCAN_MUL, &result), CLSCAN_SUCCESS);
+    assert_int_equal(result, 1);
+    assert_int_equal(clscan_reduce(ctx, buf, 100, CLSCAN_INT32, CLSCAN_ADD, &result), CLSCAN_SUCCESS);
+    assert_int_equal(result, 4950);
+    int32_t after[100];
+    assert_int_equal(ref_read(ctx, buf, sizeof after, after), 1);
+    assert_memory_equal(after, data, sizeof data);
+    clReleaseMemObject(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reduce_INT32), cmocka_unit_test(test_reduce_UINT32),
+        cmocka_unit_test(test_reduce_INT64), cmocka_unit_test(test_reduce_UINT64),
+        cmocka_unit_test(test_reduce_FLOAT), cmocka_unit_test(test_reduce_DOUBLE),
+        cmocka_unit_test(test_reduce_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
