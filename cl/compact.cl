@@ -40,6 +40,18 @@ uint run_flag_count(__global const uchar *flags, ulong first, ulong n)
     return count;
 }
 
+#if !defined(CLSCAN_ITEMS_STREAM)
+/* The tile's flags into local memory, read coalesced (bytes one work-item after another would each
+ * cost a memory transaction of their own); past n they read as 0. */
+void tile_flags_to_local(__global const uchar *flags, ulong base, ulong n, __local uchar *fl)
+{
+    for (uint i = 0; i < ITEMS; i++) {
+        uint idx = i * WG_SIZE + get_local_id(0);
+        fl[idx] = base + idx < n ? flags[base + idx] : 0;
+    }
+}
+#endif
+
 /* incl[t] is the number of kept elements in tiles 0..t. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void compact_tiles(__global const payload_t *in, __global const uchar *flags, __global payload_t *out,
@@ -48,6 +60,7 @@ void compact_tiles(__global const payload_t *in, __global const uchar *flags, __
     __local CLSCAN_T scratch[WG_SCAN_LOCAL];
 #if !defined(CLSCAN_ITEMS_STREAM)
     __local payload_t tile[TILE_LOCAL];
+    __local uchar fl[TILE];
 #endif
     const uint lid = get_local_id(0);
     for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
@@ -71,14 +84,18 @@ void compact_tiles(__global const payload_t *in, __global const uchar *flags, __
             if (base + idx < n)
                 tile[PAD(idx)] = in[base + idx];
         }
+        tile_flags_to_local(flags, base, n, fl);
         barrier(CLK_LOCAL_MEM_FENCE);
         payload_t v[ITEMS];
-        for (uint i = 0; i < ITEMS; i++)
+        uint mine = 0;
+        for (uint i = 0; i < ITEMS; i++) {
             v[i] = tile[PAD(lid * ITEMS + i)];
-        CLSCAN_T total, rank = wg_exclusive_scan(run_flag_count(flags, first, n), scratch, &total);
+            mine += fl[lid * ITEMS + i] != 0;
+        }
+        CLSCAN_T total, rank = wg_exclusive_scan(mine, scratch, &total);
         /* wg_exclusive_scan ends with a barrier: every work-item has read the tile. */
         for (uint i = 0; i < ITEMS; i++)
-            if (first + i < n && flags[first + i] != 0) {
+            if (fl[lid * ITEMS + i] != 0) {
                 tile[PAD(rank)] = v[i];   /* PAD is a macro: no side effects inside it */
                 rank++;
             }
