@@ -1,7 +1,7 @@
 # ctest driver: each kernel layer must compile as portable OpenCL C 1.2 on top of the layers below
 # it, for every type and work-group algorithm; then the whole program in each variant the host can
 # ask for (vector tile loads, streamed items, packed or two-word status words, forced fallback, the sub-group
-# mechanisms). clang -fsyntax-only; no device involved.
+# mechanisms), and the compaction program. clang -fsyntax-only; no device involved.
 set(layers types.clh subgroup.clh workgroup.clh scan.cl reduce.cl)
 set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
 set(clang_cl ${CLANG} -x cl -Xclang -finclude-default-header -fsyntax-only -Werror)
@@ -41,4 +41,16 @@ foreach(type IN LISTS types)
           -DWG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
   endforeach()
 endforeach()
-message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, and the whole program in 6 variants")
+# The compaction program: the layers, then compact.cl, counting in uint, elements of 4 or 8 bytes.
+file(READ "${WORK_DIR}/upto-workgroup.clh.cl" layers_text)
+file(READ "${CL_DIR}/compact.cl" compact_text)
+set(compact "${WORK_DIR}/compact-program.cl")
+file(WRITE "${compact}" "${layers_text}\n${compact_text}")
+foreach(bytes 4 8)
+  foreach(algo HILLIS_STEELE BLELLOCH SUBGROUP)
+    check("${compact}" "compaction" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes} -DWG_ALGO_${algo})
+  endforeach()
+  check("${compact}" "compaction, streamed items" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes}
+        -DCLSCAN_ITEMS_STREAM -DITEMS=4096 -DWG_SIZE=8)
+endforeach()
+message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole program in 6 variants, the compaction program in 8")
