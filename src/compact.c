@@ -28,14 +28,14 @@ static clscan_status compact_enqueue(clscan_context *ctx, cl_mem in, cl_mem flag
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
-    const clscan__arg count_args[] = {CLSCAN__MEM(flags), CLSCAN__MEM(*counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-    st = clscan__launch(ctx, p, p->count_tiles, "count_tiles", count_args, 4, tiles);
+    const clscan__arg counting[] = {CLSCAN__MEM(flags), CLSCAN__MEM(*counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
+    st = clscan__launch(ctx, p, p->count_tiles, "count_tiles", counting, sizeof counting / sizeof counting[0], tiles);
     if (st == CLSCAN_SUCCESS)
         st = clscan__scan_enqueue(ctx, *counts, *counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(*counts),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->compact_tiles, "compact_tiles", args, 6, tiles);
+        st = clscan__launch(ctx, p, p->compact_tiles, "compact_tiles", args, sizeof args / sizeof args[0], tiles);
     *tiles_out = tiles;
     return st;
 }

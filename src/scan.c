@@ -16,7 +16,7 @@ static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, c
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint excl = exclusive != 0;
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(totals), CLSCAN__MEM(prefix),
-                               CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl)};
+                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl)};
     return clscan__launch(ctx, p, p->scan_tiles, "scan_tiles", args, sizeof args / sizeof args[0], tiles);
 }
 
@@ -131,8 +131,9 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint excl = exclusive != 0, epoch = ctx->sp_epoch + 1, in_place = clscan__same_memory(in, out);
-    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64),
-                               CLSCAN__VAL(tiles64), CLSCAN__VAL(excl), CLSCAN__VAL(epoch), CLSCAN__VAL(in_place)};
+    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
+                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl), CLSCAN__VAL(epoch),
+                                CLSCAN__VAL(in_place)};
     st = clscan__launch(ctx, p, p->single_pass, "scan_single_pass", args, sizeof args / sizeof args[0], tiles);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* only a launch that was enqueued uses up its epoch */
