@@ -76,7 +76,8 @@ static int usage(FILE *f, int code)
             "in LIST (comma-separated from int32,uint32,int64,uint64,float,double; default int32), against\n"
             "clEnqueueCopyBuffer of the same bytes (the copy roof, bytes read + written), one trivial kernel\n"
             "launch + clFinish, and a single-thread C loop, all in this run; then clscan_reduce (add), whose\n"
-            "rate counts bytes read only. Each figure is the median of\n"
+            "rate counts bytes read only, and clscan_compact (half the flags set); single-thread C loops of\n"
+            "each as CPU baselines. Each figure is the median of\n"
             "--runs (default 20) calls + clFinish after a warm-up (the C loop: 3 runs above 2^24); every\n"
             "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
             "the first type (needs gnuplot). --tune searches work-group size x items per work-item for\n"
@@ -139,6 +140,7 @@ typedef struct step {
     const void *host_in;
     void *host_ref;
     const unsigned char *host_flags;
+    unsigned char *host_scratch;    /* n elements the C compaction loop writes */
     size_t *kept;                   /* where the compaction's count goes */
 } step;
 
@@ -190,6 +192,39 @@ static int step_cpu(const step *s)
     case CLSCAN_FLOAT: C_LOOP(float, float); break;
     case CLSCAN_DOUBLE: C_LOOP(double, double); break;
     }
+    return 1;
+}
+
+/* The straightforward single-thread C loops of the other primitives, as their CPU baselines. */
+static volatile uint64_t sink;
+#define C_REDUCE(T)                                                        \
+    do {                                                                   \
+        const T *in = s->host_in;                                          \
+        T acc = 0;                                                         \
+        for (size_t i = 0; i < s->n; i++)                                  \
+            acc += in[i];                                                  \
+        sink = (uint64_t)acc;                                              \
+    } while (0)
+static int step_cpu_reduce(const step *s)
+{
+    switch (s->type) {
+    case CLSCAN_INT32: case CLSCAN_UINT32: C_REDUCE(uint32_t); break;
+    case CLSCAN_INT64: case CLSCAN_UINT64: C_REDUCE(uint64_t); break;
+    case CLSCAN_FLOAT: C_REDUCE(float); break;
+    case CLSCAN_DOUBLE: C_REDUCE(double); break;
+    }
+    return 1;
+}
+
+/* Kept elements into host_scratch (a buffer of n elements). */
+static int step_cpu_compact(const step *s)
+{
+    size_t elem = clscan_type_size(s->type), k = 0;
+    const char *in = s->host_in;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->host_flags[i])
+            memcpy(s->host_scratch + k++ * elem, in + i * elem, elem);
+    sink = k;
     return 1;
 }
 
@@ -410,14 +445,22 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
     wrong += !ok;
     double gbps = sec > 0 ? bytes / sec : 0;
     add_row(rep, (row){s->n, types[ti].name, "reduce (bytes read)", sec * 1e3, gbps / 1e9, gbps / roof, sec / launch_s, ok});
+    sec = median_time(step_cpu_reduce, s, cpu_runs, t);
+    add_row(rep, (row){s->n, types[ti].name, "C reduce loop, one thread", sec * 1e3, bytes / sec / 1e9, bytes / sec / roof,
+                       sec / launch_s, 1});
     /* Compaction of half the elements: "roof" is the copy's time over the compaction's. */
     ok = poison(s);
     sec = ok ? median_time(step_compact, s, o->runs, t) : -1;
     ok = sec > 0 && compact_matches(s, got);
     wrong += !ok;
-    gbps = sec > 0 ? (bytes + s->n + *s->kept * clscan_type_size(s->type)) / sec : 0;
+    const double moved = (double)(bytes + s->n + *s->kept * clscan_type_size(s->type));   /* in, flags, kept */
+    gbps = sec > 0 ? moved / sec : 0;
     add_row(rep, (row){s->n, types[ti].name, "compact (half kept)", sec * 1e3, gbps / 1e9, 2.0 * bytes / roof / sec,
                        sec / launch_s, ok});
+    s->host_scratch = got;
+    sec = median_time(step_cpu_compact, s, cpu_runs, t);
+    add_row(rep, (row){s->n, types[ti].name, "C compact loop, one thread", sec * 1e3, moved / sec / 1e9,
+                       2.0 * bytes / roof / sec, sec / launch_s, 1});
     return wrong;
 }
 
@@ -525,7 +568,7 @@ int main(int argc, char **argv)
     cl_program noop_prog = NULL;
     size_t max_n = (size_t)1 << o.max_log;
     size_t kept = 0;
-    step s = {ctx, make_noop(ctx, &noop_prog), NULL, NULL, NULL, 0, CLSCAN_INT32, NULL, NULL, NULL, &kept};
+    step s = {ctx, make_noop(ctx, &noop_prog), NULL, NULL, NULL, 0, CLSCAN_INT32, NULL, NULL, NULL, NULL, &kept};
     void *in = malloc(max_n * widest), *ref = malloc((max_n + 1) * widest), *got = malloc(max_n * widest);
     double *t = malloc(sizeof *t * (size_t)o.runs + 3 * sizeof *t);
     unsigned char *flags = malloc(max_n);
