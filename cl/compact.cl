@@ -41,14 +41,35 @@ uint run_flag_count(__global const uchar *flags, ulong first, ulong n)
 }
 
 #if !defined(CLSCAN_ITEMS_STREAM)
-/* The tile's flags into local memory, read coalesced (bytes one work-item after another would each
- * cost a memory transaction of their own); past n they read as 0. */
-void tile_flags_to_local(__global const uchar *flags, ulong base, ulong n, __local uchar *fl)
+#define FLAG_WORDS ((ITEMS + 31) / 32)
+/* Bit i of mask: element first + i is kept; returns how many are. The work-item's own flags come
+ * as 16-byte vectors where its run is whole and aligned (CLSCAN_VEC4: buffers start on 16 bytes),
+ * so a group's loads are contiguous; else byte by byte. */
+uint own_flag_mask(__global const uchar *flags, ulong first, ulong n, uint mask[FLAG_WORDS])
 {
-    for (uint i = 0; i < ITEMS; i++) {
-        uint idx = i * WG_SIZE + get_local_id(0);
-        fl[idx] = base + idx < n ? flags[base + idx] : 0;
+    uint count = 0;
+    for (uint w = 0; w < FLAG_WORDS; w++)
+        mask[w] = 0;
+#if defined(CLSCAN_VEC4) && ITEMS % 16 == 0
+    if (first + ITEMS <= n) {
+        for (uint j = 0; j < ITEMS / 16; j++) {
+            uchar b[16];
+            vstore16(((__global const uchar16 *)(flags + first))[j], 0, b);
+            for (uint k = 0; k < 16; k++) {
+                uint i = 16 * j + k, bit = b[k] != 0;
+                mask[i / 32] |= bit << (i % 32);
+                count += bit;
+            }
+        }
+        return count;
     }
+#endif
+    for (uint i = 0; i < ITEMS; i++) {
+        uint bit = first + i < n && flags[first + i] != 0;
+        mask[i / 32] |= bit << (i % 32);
+        count += bit;
+    }
+    return count;
 }
 #endif
 
@@ -60,7 +81,6 @@ void compact_tiles(__global const payload_t *in, __global const uchar *flags, __
     __local CLSCAN_T scratch[WG_SCAN_LOCAL];
 #if !defined(CLSCAN_ITEMS_STREAM)
     __local payload_t tile[TILE_LOCAL];
-    __local uchar fl[TILE];
 #endif
     const uint lid = get_local_id(0);
     for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
@@ -77,25 +97,23 @@ void compact_tiles(__global const payload_t *in, __global const uchar *flags, __
             pos += flags[first + i] != 0;
         }
 #else
-        /* GPUs: the tile comes in coalesced, each work-item takes its run from local memory, the kept
-         * elements are packed at the front of the tile buffer, and go out coalesced. */
+        /* GPUs: the tile comes in coalesced, each work-item takes its run from local memory and its
+         * flags as a bit mask, the kept elements are packed at the front of the tile buffer, and go
+         * out coalesced. */
         for (uint i = 0; i < ITEMS; i++) {
             uint idx = i * WG_SIZE + lid;
             if (base + idx < n)
                 tile[PAD(idx)] = in[base + idx];
         }
-        tile_flags_to_local(flags, base, n, fl);
         barrier(CLK_LOCAL_MEM_FENCE);
         payload_t v[ITEMS];
-        uint mine = 0;
-        for (uint i = 0; i < ITEMS; i++) {
+        for (uint i = 0; i < ITEMS; i++)
             v[i] = tile[PAD(lid * ITEMS + i)];
-            mine += fl[lid * ITEMS + i] != 0;
-        }
-        CLSCAN_T total, rank = wg_exclusive_scan(mine, scratch, &total);
+        uint mask[FLAG_WORDS];
+        CLSCAN_T total, rank = wg_exclusive_scan(own_flag_mask(flags, first, n, mask), scratch, &total);
         /* wg_exclusive_scan ends with a barrier: every work-item has read the tile. */
         for (uint i = 0; i < ITEMS; i++)
-            if (fl[lid * ITEMS + i] != 0) {
+            if (mask[i / 32] >> (i % 32) & 1) {
                 tile[PAD(rank)] = v[i];   /* PAD is a macro: no side effects inside it */
                 rank++;
             }

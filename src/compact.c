@@ -4,11 +4,11 @@
  * once. The compaction program moves elements as 4- or 8-byte patterns, so one serves all types. */
 #include "internal.h"
 
-/* Local memory compact_tiles declares: the padded element tile, its flags, the group scan's scratch. */
+/* Local memory compact_tiles declares: the padded element tile and the group scan's scratch. */
 static size_t compact_local_bytes(const clscan__config *cfg)
 {
     size_t tile = (size_t)cfg->wg_size * cfg->items;
-    return (tile + tile / 32) * cfg->payload + tile + (3 * (size_t)cfg->wg_size + 1) * sizeof(cl_uint);
+    return (tile + tile / 32) * cfg->payload + (3 * (size_t)cfg->wg_size + 1) * sizeof(cl_uint);
 }
 
 static clscan_status compact_enqueue(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
@@ -16,7 +16,7 @@ static clscan_status compact_enqueue(clscan_context *ctx, cl_mem in, cl_mem flag
 {
     clscan__config cfg = clscan__config_for(ctx, type, CLSCAN_ADD, n);   /* the element type's tiling */
     cfg.type = CLSCAN_UINT32, cfg.op = CLSCAN_ADD, cfg.payload = (unsigned)clscan_type_size(type);
-    /* compact_tiles also holds the tile's flags (a byte each) in local memory: shrink items to fit. */
+    /* The element tile was sized for the element type's scans; the count scratch differs: recheck. */
     while (!cfg.stream && cfg.items > 1 && compact_local_bytes(&cfg) + 1024 > ctx->info.local_mem)
         cfg.items /= 2;
     clscan__program *p = NULL;

@@ -132,14 +132,14 @@ TYPE_TEST(FLOAT)
 TYPE_TEST(DOUBLE)
 
 /* The item mode the policy does not pick (with a GPU-shaped tile on CPUs), for both element widths,
- * and the portable group scan. */
+ * and the portable group scan (which also loads flags byte by byte). */
 static void test_compact_other_paths(void **state)
 {
     (void)state;
     int stream = clscan__context_tuning(ctx, CLSCAN_INT32).stream;
     clscan__set_items_mode(ctx, stream ? 1 : 2);
     if (stream)
-        clscan__set_tuning(ctx, 64, 8);
+        clscan__set_tuning(ctx, 64, 16);   /* 16 items: the vector flag loads too */
     compact_sizes(CLSCAN_INT32);
     if (clscan__device_supports_type(&ctx->info, CLSCAN_INT64))
         compact_sizes(CLSCAN_INT64);
