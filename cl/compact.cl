@@ -9,28 +9,6 @@ typedef uint payload_t;
 typedef ulong payload_t;
 #endif
 
-/* Set flags among this work-item's share of the tile (every WG_SIZE-th, coalesced: order is not needed). */
-uint tile_flag_count(__global const uchar *flags, ulong base, ulong n)
-{
-    uint count = 0;
-    for (uint i = 0; i < ITEMS; i++) {
-        ulong g = base + i * WG_SIZE + get_local_id(0);
-        count += g < n && flags[g] != 0;
-    }
-    return count;
-}
-
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void count_tiles(__global const uchar *flags, __global ulong *counts, ulong n, ulong num_tiles)
-{
-    __local CLSCAN_T scratch[WG_SIZE];
-    for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
-        CLSCAN_T total = wg_reduce(tile_flag_count(flags, t * TILE, n), scratch);
-        if (get_local_id(0) == 0)
-            counts[t] = total;
-    }
-}
-
 /* Set flags among the work-item's own ITEMS consecutive elements from first. */
 uint run_flag_count(__global const uchar *flags, ulong first, ulong n)
 {
@@ -72,6 +50,23 @@ uint own_flag_mask(__global const uchar *flags, ulong first, ulong n, uint mask[
     return count;
 }
 #endif
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void count_tiles(__global const uchar *flags, __global ulong *counts, ulong n, ulong num_tiles)
+{
+    __local CLSCAN_T scratch[WG_SIZE];
+    for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
+#if defined(CLSCAN_ITEMS_STREAM)
+        CLSCAN_T mine = run_flag_count(flags, t * TILE + (ulong)get_local_id(0) * ITEMS, n);
+#else
+        uint mask[FLAG_WORDS];   /* the same 16-byte loads compact_tiles makes */
+        CLSCAN_T mine = own_flag_mask(flags, t * TILE + (ulong)get_local_id(0) * ITEMS, n, mask);
+#endif
+        CLSCAN_T total = wg_reduce(mine, scratch);
+        if (get_local_id(0) == 0)
+            counts[t] = total;
+    }
+}
 
 /* incl[t] is the number of kept elements in tiles 0..t. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
