@@ -186,3 +186,16 @@ int ref_is_poison(const void *data, size_t bytes)
             return 0;
     return 1;
 }
+
+clscan_context *ref_context(void)
+{
+    clscan_context *ctx = NULL;
+    if (clscan_context_create(&ctx, NULL) != CLSCAN_SUCCESS) {
+        fprintf(stderr, "context: %s\n", clscan_last_error(NULL));
+        return NULL;
+    }
+    char name[256] = "?";
+    clGetDeviceInfo(clscan_context_device(ctx), CL_DEVICE_NAME, sizeof name, name, NULL);
+    printf("[ device   ] %s\n", name);
+    return ctx;
+}

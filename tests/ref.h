@@ -28,6 +28,10 @@ int ref_check_reduce(const void *in, const void *result, size_t n, clscan_type t
 const char *ref_type_name(clscan_type type);
 const char *ref_op_name(clscan_op op);
 
+/* A context on the default device for a test program, with the device's name printed; NULL (and the
+ * reason on stderr) when there is none. */
+clscan_context *ref_context(void);
+
 /* Byte pattern written into outputs before a run, so that an element the library never wrote shows. */
 #define REF_POISON 0xA5
 cl_mem ref_buffer(clscan_context *ctx, size_t bytes, const void *init);   /* init NULL: poisoned */

@@ -19,12 +19,8 @@ static int setup(void **state)
 {
     (void)state;
     rng = ref_seed("test_reduce");
-    if (clscan_context_create(&ctx, NULL) != CLSCAN_SUCCESS) {
-        fprintf(stderr, "context: %s\n", clscan_last_error(NULL));
-        return -1;
-    }
-    printf("[ device   ] %s (%s)\n", ctx->info.name, ctx->info.platform);
-    return 0;
+    ctx = ref_context();
+    return ctx ? 0 : -1;
 }
 
 static int teardown(void **state)
