@@ -82,7 +82,7 @@ cl_int clscan__list_devices(clscan__device_entry **entries, size_t *count, const
 
 /* ---- kernel sources (source.c) ------------------------------------------- */
 typedef enum clscan__source_id {
-    CLSCAN__SRC_TYPES, CLSCAN__SRC_SUBGROUP, CLSCAN__SRC_WORKGROUP, CLSCAN__SRC_SCAN, CLSCAN__SRC_REDUCE, CLSCAN__SRC_COMPACT,
+    CLSCAN__SRC_TYPES, CLSCAN__SRC_SUBGROUP, CLSCAN__SRC_WORKGROUP, CLSCAN__SRC_SCAN, CLSCAN__SRC_REDUCE, CLSCAN__SRC_SAT, CLSCAN__SRC_COMPACT,
     CLSCAN__SRC_COUNT
 } clscan__source_id;
 typedef struct clscan__sources {
@@ -128,6 +128,7 @@ typedef struct clscan__program {
     clscan__config config;
     cl_program program;
     cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_partials;   /* scan programs */
+    cl_kernel sat_rows, sat_cols;                                                    /* (also) */
     cl_kernel count_tiles, compact_tiles;                                            /* compaction */
     struct clscan__program *next;
 } clscan__program;

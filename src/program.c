@@ -177,12 +177,13 @@ static unsigned char *program_binary(cl_program prog, size_t *size)
 }
 
 /* ---- building ------------------------------------------------------------------------------- */
-/* The layers go into every program; then the scan and reduce kernels, or the compaction ones. */
+/* The layers go into every program; then the scan, reduce and summed-area kernels, or the compaction
+ * ones. */
 static int in_program(const clscan__config *cfg, int source)
 {
     if (source == CLSCAN__SRC_COMPACT)
         return cfg->payload != 0;
-    if (source == CLSCAN__SRC_SCAN || source == CLSCAN__SRC_REDUCE)
+    if (source == CLSCAN__SRC_SCAN || source == CLSCAN__SRC_REDUCE || source == CLSCAN__SRC_SAT)
         return cfg->payload == 0;
     return 1;
 }
@@ -295,6 +296,8 @@ static void program_free(clscan__program *p)
     if (p->reduce_tiles) clReleaseKernel(p->reduce_tiles);
     if (p->reduce_partials) clReleaseKernel(p->reduce_partials);
     if (p->single_pass) clReleaseKernel(p->single_pass);
+    if (p->sat_rows) clReleaseKernel(p->sat_rows);
+    if (p->sat_cols) clReleaseKernel(p->sat_cols);
     if (p->count_tiles) clReleaseKernel(p->count_tiles);
     if (p->compact_tiles) clReleaseKernel(p->compact_tiles);
     if (p->program) clReleaseProgram(p->program);
@@ -329,6 +332,10 @@ static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
         st = create_kernel(ctx, p->program, "scan_single_pass", wg, &p->single_pass);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "reduce_partials", wg, &p->reduce_partials);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sat_rows", wg, &p->sat_rows);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sat_cols", wg, &p->sat_cols);
     return st;
 }
 

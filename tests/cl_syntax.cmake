@@ -2,7 +2,7 @@
 # it, for every type and work-group algorithm; then the whole program in each variant the host can
 # ask for (vector tile loads, streamed items, packed or two-word status words, forced fallback, the sub-group
 # mechanisms), and the compaction program. clang -fsyntax-only; no device involved.
-set(layers types.clh subgroup.clh workgroup.clh scan.cl reduce.cl)
+set(layers types.clh subgroup.clh workgroup.clh scan.cl reduce.cl sat.cl)
 set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
 set(clang_cl ${CLANG} -x cl -Xclang -finclude-default-header -fsyntax-only -Werror)
 
@@ -26,7 +26,7 @@ foreach(layer IN LISTS layers)
   endforeach()
 endforeach()
 
-set(all "${WORK_DIR}/upto-reduce.cl.cl")
+set(all "${WORK_DIR}/upto-sat.cl.cl")
 foreach(type IN LISTS types)
   check("${all}" "vector loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_SUBGROUP
         -DCLSCAN_VEC_IO -DCLSCAN_VEC4 -DITEMS=16 -DSP_ATOMIC64)

@@ -117,6 +117,10 @@ CLSCAN_API clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n,
  * in and out must not overlap, nor flags and out. *count is written only on success. */
 CLSCAN_API clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type, size_t *count);
 
+/* Summed-area table of a row-major width x height image: out[y][x] = sum of in[j][i] for all j <= y,
+ * i <= x (integer sums wrap). in == out is allowed. Enqueued; returns at once. */
+CLSCAN_API clscan_status clscan_summed_area_table(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height, clscan_type type);
+
 /* ---- host-memory conveniences (blocking) -------------------------------- */
 /* Copy n elements to the device, scan, copy back; in == out allowed. */
 CLSCAN_API clscan_status clscan_inclusive_scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type, clscan_op op);

@@ -1,0 +1,50 @@
+/* clscan_summed_area_table: sat_rows scans every row (a work-group a row, tile after tile), then
+ * sat_cols adds down every column (a work-item a column). A single row or column is a plain scan and
+ * goes through the scan dispatch, which spreads one long line over the whole device. */
+#include "internal.h"
+
+static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height,
+                                 clscan_type type)
+{
+    if (width == 1 || height == 1)
+        return clscan__scan_enqueue(ctx, in, out, width * height, type, CLSCAN_ADD, 0);
+    /* Rows start anywhere, so tiles are never assumed aligned for vector loads. */
+    clscan__config cfg = clscan__config_for(ctx, type, CLSCAN_ADD, width);
+    cfg.vec_io = 0;
+    clscan__program *p = NULL;
+    clscan_status st = clscan__get_program(ctx, &cfg, &p);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    cl_ulong w = width, h = height;
+    const clscan__arg rows[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__VAL(w), CLSCAN__VAL(h)};
+    st = clscan__launch(ctx, p, p->sat_rows, "sat_rows", rows, sizeof rows / sizeof rows[0], height);
+    const clscan__arg cols[] = {CLSCAN__MEM(out), CLSCAN__VAL(w), CLSCAN__VAL(h)};
+    size_t groups = width / cfg.wg_size + (width % cfg.wg_size != 0);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__launch(ctx, p, p->sat_cols, "sat_cols", cols, sizeof cols / sizeof cols[0], groups);
+    return st;
+}
+
+clscan_status clscan_summed_area_table(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height,
+                                       clscan_type type)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = CLSCAN_SUCCESS;
+    if (width != 0 && height > SIZE_MAX / width)
+        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "a %zu x %zu image overflows size_t", width, height);
+    const size_t n = st == CLSCAN_SUCCESS ? width * height : 0, elem = clscan_type_size(type);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_type_op(ctx, n, type, CLSCAN_ADD);
+    if (st == CLSCAN_SUCCESS && n > 0)
+        st = clscan__check_buffer(ctx, in, "in", n, elem, 1, 0);
+    if (st == CLSCAN_SUCCESS && n > 0)
+        st = clscan__check_buffer(ctx, out, "out", n, elem, 0, 1);
+    if (st == CLSCAN_SUCCESS && n > 0)
+        st = clscan__check_overlap(ctx, in, n * elem, out, n * elem, 1);
+    if (st == CLSCAN_SUCCESS && n > 0)
+        st = sat_enqueue(ctx, in, out, width, height, type);
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}

@@ -1,0 +1,175 @@
+/* clscan_summed_area_table against a CPU reference (the recurrence S = in + up + left - diagonal, in
+ * the unsigned type for integers, so wrap-around matches, and in long double for floats, within
+ * terms * eps * the sum of magnitudes): every type, 1x1, 1xN, Nx1, odd sizes, widths around the
+ * work-group and tile, in place and not; the other item mode; bad arguments. $CLSCAN_TEST_SEED replays. */
+#include "internal.h"
+#include "ref.h"
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static clscan_context *ctx;
+static uint64_t rng;
+
+static int setup(void **state)
+{
+    (void)state;
+    rng = ref_seed("test_sat");
+    ctx = ref_context();
+    return ctx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    clscan_context_release(ctx);
+    return 0;
+}
+
+/* Element i of a buffer of type as long double (floats) or as its unsigned bits (integers). */
+static long double as_real(const void *p, size_t i, clscan_type t)
+{
+    return t == CLSCAN_FLOAT ? ((const float *)p)[i] : ((const double *)p)[i];
+}
+static uint64_t as_bits(const void *p, size_t i, clscan_type t)
+{
+    return clscan_type_size(t) == 4 ? ((const uint32_t *)p)[i] : ((const uint64_t *)p)[i];
+}
+
+/* 1 when got is the summed-area table of in; else 0 with the first wrong element printed. */
+static int check_sat(const void *in, const void *got, size_t w, size_t h, clscan_type t)
+{
+    int is_float = t == CLSCAN_FLOAT || t == CLSCAN_DOUBLE;
+    long double eps = t == CLSCAN_FLOAT ? FLT_EPSILON : DBL_EPSILON;
+    uint64_t mask = clscan_type_size(t) == 4 ? 0xFFFFFFFFull : ~0ull;
+    long double *s = calloc(w * h, sizeof *s), *m = calloc(w * h, sizeof *m);
+    uint64_t *b = calloc(w * h, sizeof *b);
+    int ok = 1;
+    for (size_t y = 0; y < h && ok; y++)
+        for (size_t x = 0; x < w && ok; x++) {
+            size_t i = y * w + x;
+#define AT(a, yy, xx) ((yy) < h && (xx) < w ? (a)[(yy) * w + (xx)] : 0)
+            if (is_float) {
+                s[i] = as_real(in, i, t) + AT(s, y - 1, x) + AT(s, y, x - 1) - AT(s, y - 1, x - 1);
+                m[i] = fabsl(as_real(in, i, t)) + AT(m, y - 1, x) + AT(m, y, x - 1) - AT(m, y - 1, x - 1);
+                long double terms = (long double)((x + 1) * (y + 1)), tol = (terms + 1) * eps * m[i];
+                ok = fabsl(as_real(got, i, t) - s[i]) <= tol;
+                if (!ok)
+                    print_error("%s %zux%zu: [%zu][%zu] got %.17Lg, want %.17Lg\n", ref_type_name(t), w, h, y, x,
+                                as_real(got, i, t), s[i]);
+            } else {
+                b[i] = (as_bits(in, i, t) + AT(b, y - 1, x) + AT(b, y, x - 1) - AT(b, y - 1, x - 1)) & mask;
+                ok = as_bits(got, i, t) == b[i];
+                if (!ok)
+                    print_error("%s %zux%zu: [%zu][%zu] got %llu, want %llu\n", ref_type_name(t), w, h, y, x,
+                                (unsigned long long)as_bits(got, i, t), (unsigned long long)b[i]);
+            }
+#undef AT
+        }
+    free(s), free(m), free(b);
+    return ok;
+}
+
+static int sat_one(size_t w, size_t h, clscan_type t, int in_place)
+{
+    size_t n = w * h, bytes = n * clscan_type_size(t);
+    void *in = malloc(bytes + 8), *got = malloc(bytes + 8);
+    ref_fill(in, n, t, CLSCAN_ADD, &rng);
+    cl_mem a = ref_buffer(ctx, bytes + 8, in), o = in_place ? a : ref_buffer(ctx, bytes + 8, NULL);
+    clscan_status st = clscan_summed_area_table(ctx, a, o, w, h, t);
+    if (st != CLSCAN_SUCCESS)
+        fail_msg("%s %zux%zu: %s: %s", ref_type_name(t), w, h, clscan_status_string(st), clscan_last_error(ctx));
+    assert_int_equal(ref_read(ctx, o, bytes, got), 1);
+    int ok = check_sat(in, got, w, h, t);
+    if (!in_place) {
+        assert_int_equal(ref_read(ctx, a, bytes, got), 1);
+        ok = ok && memcmp(got, in, bytes) == 0;
+        clReleaseMemObject(o);
+    }
+    clReleaseMemObject(a);
+    free(in), free(got);
+    return ok;
+}
+
+static void sat_shapes(clscan_type t)
+{
+    clscan__tuning tu = clscan__context_tuning(ctx, t);
+    size_t wg = tu.wg_size, tile = (size_t)tu.wg_size * tu.items;
+    const size_t shapes[][2] = {{1, 1}, {1, 5000}, {5000, 1}, {tile + 1, 1}, {1, tile + 1}, {2, 2}, {37, 53},
+                                {wg - 1, 3}, {wg + 1, 7}, {tile - 1, 3}, {tile + 1, 3}, {3, 1000}, {333, 444}};
+    int failures = 0;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (int in_place = 0; in_place < 2; in_place++)
+            failures += !sat_one(shapes[i][0], shapes[i][1], t, in_place);
+    assert_int_equal(failures, 0);
+}
+
+#define TYPE_TEST(T)                                                                                    \
+    static void test_sat_##T(void **state)                                                              \
+    {                                                                                                   \
+        (void)state;                                                                                    \
+        if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T))                                      \
+            skip();                                                                                     \
+        sat_shapes(CLSCAN_##T);                                                                         \
+    }
+TYPE_TEST(INT32)
+TYPE_TEST(UINT32)
+TYPE_TEST(INT64)
+TYPE_TEST(UINT64)
+TYPE_TEST(FLOAT)
+TYPE_TEST(DOUBLE)
+
+/* The item mode the policy does not pick (a GPU-shaped tile on CPUs). */
+static void test_sat_other_items_mode(void **state)
+{
+    (void)state;
+    int stream = clscan__context_tuning(ctx, CLSCAN_INT32).stream;
+    clscan__set_items_mode(ctx, stream ? 1 : 2);
+    if (stream)
+        clscan__set_tuning(ctx, 64, 8);
+    sat_shapes(CLSCAN_INT32);
+    sat_shapes(CLSCAN_FLOAT);
+    clscan__set_tuning(ctx, 0, 0);
+    clscan__set_items_mode(ctx, 0);
+}
+
+static void test_sat_bad_arguments(void **state)
+{
+    (void)state;
+    int32_t data[60];
+    for (int i = 0; i < 60; i++)
+        data[i] = i;
+    cl_mem a = ref_buffer(ctx, sizeof data, data), o = ref_buffer(ctx, sizeof data, NULL);
+    assert_int_equal(clscan_summed_area_table(NULL, a, o, 6, 10, CLSCAN_INT32), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_summed_area_table(ctx, NULL, o, 6, 10, CLSCAN_INT32), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_summed_area_table(ctx, a, NULL, 6, 10, CLSCAN_INT32), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_summed_area_table(ctx, a, o, 7, 10, CLSCAN_INT32), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_summed_area_table(ctx, a, o, 6, 10, CLSCAN_INT64), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_summed_area_table(ctx, a, o, SIZE_MAX / 2, 3, CLSCAN_INT32), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "overflows"));
+    assert_int_equal(clscan_summed_area_table(ctx, a, o, 6, 10, (clscan_type)17), CLSCAN_INVALID_ARGUMENT);
+    int32_t got[60];
+    assert_int_equal(ref_read(ctx, o, sizeof got, got), 1);
+    assert_true(ref_is_poison(got, sizeof got));
+    assert_int_equal(clscan_summed_area_table(ctx, NULL, NULL, 0, 10, CLSCAN_INT32), CLSCAN_SUCCESS);
+    assert_int_equal(clscan_summed_area_table(ctx, a, o, 6, 10, CLSCAN_INT32), CLSCAN_SUCCESS);
+    assert_int_equal(ref_read(ctx, o, sizeof got, got), 1);
+    assert_true(check_sat(data, got, 6, 10, CLSCAN_INT32));
+    clReleaseMemObject(a), clReleaseMemObject(o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sat_INT32), cmocka_unit_test(test_sat_UINT32), cmocka_unit_test(test_sat_INT64),
+        cmocka_unit_test(test_sat_UINT64), cmocka_unit_test(test_sat_FLOAT), cmocka_unit_test(test_sat_DOUBLE),
+        cmocka_unit_test(test_sat_other_items_mode), cmocka_unit_test(test_sat_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
