@@ -76,8 +76,9 @@ static int usage(FILE *f, int code)
             "in LIST (comma-separated from int32,uint32,int64,uint64,float,double; default int32), against\n"
             "clEnqueueCopyBuffer of the same bytes (the copy roof, bytes read + written), one trivial kernel\n"
             "launch + clFinish, and a single-thread C loop, all in this run; then clscan_reduce (add), whose\n"
-            "rate counts bytes read only, and clscan_compact (half the flags set); single-thread C loops of\n"
-            "each as CPU baselines. Each figure is the median of\n"
+            "rate counts bytes read only, clscan_compact (half the flags set) and clscan_summed_area_table\n"
+            "(the n elements as a 2^ceil(k/2)-wide image); single-thread C loops of each as CPU baselines.\n"
+            "Each figure is the median of\n"
             "--runs (default 20) calls + clFinish after a warm-up (the C loop: 3 runs above 2^24); every\n"
             "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
             "the first type (needs gnuplot). --tune searches work-group size x items per work-item for\n"
@@ -226,6 +227,72 @@ static int step_cpu_compact(const step *s)
             memcpy(s->host_scratch + k++ * elem, in + i * elem, elem);
     sink = k;
     return 1;
+}
+
+/* The summed-area table of the input seen as a width x (n / width) image. */
+static size_t sat_width(size_t n)
+{
+    size_t w = 1;
+    while (w * w < n)
+        w *= 2;
+    return w;
+}
+
+static int step_sat(const step *s)
+{
+    size_t w = sat_width(s->n);
+    return clscan_summed_area_table(s->ctx, s->in, s->out, w, s->n / w, s->type) == CLSCAN_SUCCESS &&
+           clscan_finish(s->ctx) == CLSCAN_SUCCESS;
+}
+
+/* Row by row: each row's running sum plus the finished row above; into host_ref (floats in their type). */
+#define C_SAT(T)                                                                                        \
+    do {                                                                                                \
+        const T *in = s->host_in;                                                                       \
+        T *out = s->host_ref;                                                                           \
+        for (size_t y = 0; y < h; y++) {                                                                \
+            T run = 0;                                                                                  \
+            for (size_t x = 0; x < w; x++) {                                                            \
+                run += in[y * w + x];                                                                   \
+                out[y * w + x] = run + (y ? out[(y - 1) * w + x] : 0);                                  \
+            }                                                                                           \
+        }                                                                                               \
+    } while (0)
+static int step_cpu_sat(const step *s)
+{
+    size_t w = sat_width(s->n), h = s->n / w;
+    switch (s->type) {
+    case CLSCAN_INT32: case CLSCAN_UINT32: C_SAT(uint32_t); break;
+    case CLSCAN_INT64: case CLSCAN_UINT64: C_SAT(uint64_t); break;
+    case CLSCAN_FLOAT: C_SAT(float); break;
+    case CLSCAN_DOUBLE: C_SAT(double); break;
+    }
+    return 1;
+}
+
+/* Against the C table: integers exactly; floats within 2 * terms * eps * the sum of magnitudes over
+ * the rectangle (both sides round in their own order). */
+static int sat_matches(const step *s, const void *got)
+{
+    size_t w = sat_width(s->n), h = s->n / w;
+    if (s->type != CLSCAN_FLOAT && s->type != CLSCAN_DOUBLE)
+        return memcmp(got, s->host_ref, s->n * clscan_type_size(s->type)) == 0;
+    double eps = s->type == CLSCAN_FLOAT ? FLT_EPSILON : DBL_EPSILON, *mag = calloc(w, sizeof *mag);
+    int ok = mag != NULL;
+    for (size_t y = 0; y < h && ok; y++) {
+        double run = 0;
+        for (size_t x = 0; x < w && ok; x++) {
+            size_t i = y * w + x;
+            double v = s->type == CLSCAN_FLOAT ? ((const float *)s->host_in)[i] : ((const double *)s->host_in)[i];
+            double g = s->type == CLSCAN_FLOAT ? ((const float *)got)[i] : ((const double *)got)[i];
+            double r = s->type == CLSCAN_FLOAT ? ((const float *)s->host_ref)[i] : ((const double *)s->host_ref)[i];
+            run += fabs(v);
+            mag[x] += run;   /* the magnitudes over rows 0..y, columns 0..x */
+            ok = fabs(g - r) <= 2.0 * (double)((x + 1) * (y + 1)) * eps * mag[x];
+        }
+    }
+    free(mag);
+    return ok;
 }
 
 /* Median seconds of runs timed calls after two untimed warm-ups (builds, caches); -1 if a call failed. */
@@ -461,6 +528,18 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
     sec = median_time(step_cpu_compact, s, cpu_runs, t);
     add_row(rep, (row){s->n, types[ti].name, "C compact loop, one thread", sec * 1e3, moved / sec / 1e9,
                        2.0 * bytes / roof / sec, sec / launch_s, 1});
+    /* The summed-area table of the same n elements as a near-square image: bytes read + written. */
+    sec = median_time(step_cpu_sat, s, cpu_runs, t);
+    add_row(rep, (row){s->n, types[ti].name, "C summed-area loop, one thread", sec * 1e3, 2.0 * bytes / sec / 1e9,
+                       2.0 * bytes / sec / roof, sec / launch_s, 1});
+    ok = poison(s);
+    sec = ok ? median_time(step_sat, s, o->runs, t) : -1;
+    ok = sec > 0 && clEnqueueReadBuffer(clscan_context_queue(s->ctx), s->out, CL_TRUE, 0, bytes, got, 0, NULL, NULL) ==
+                        CL_SUCCESS && sat_matches(s, got);
+    wrong += !ok;
+    gbps = sec > 0 ? 2.0 * bytes / sec : 0;
+    add_row(rep, (row){s->n, types[ti].name, "summed-area table (2^k/2 wide)", sec * 1e3, gbps / 1e9, gbps / roof,
+                       sec / launch_s, ok});
     return wrong;
 }
 
