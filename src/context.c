@@ -257,6 +257,13 @@ void clscan__set_items_mode(clscan_context *ctx, int mode)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+void clscan__set_sort_radix(clscan_context *ctx, unsigned bits)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->sort_radix_bits = bits;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 void clscan__set_force_fallback(clscan_context *ctx, int force)
 {
     pthread_mutex_lock(&ctx->lock);

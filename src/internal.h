@@ -13,7 +13,11 @@
 #define CLSCAN__SCRATCH_TOTALS CLSCAN__MAX_LEVELS   /* reduce-then-scan's tile totals, past the levels */
 #define CLSCAN__SCRATCH_STATUS (CLSCAN__MAX_LEVELS + 1) /* single-pass status words */
 #define CLSCAN__SCRATCH_PARTIALS (CLSCAN__MAX_LEVELS + 2) /* reductions' partials: two slots in turn */
-#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 4)
+#define CLSCAN__SCRATCH_SORT_KEYS (CLSCAN__MAX_LEVELS + 4)   /* sorts: the second key buffer */
+#define CLSCAN__SCRATCH_SORT_VALUES (CLSCAN__MAX_LEVELS + 5) /* the second value buffer */
+#define CLSCAN__SCRATCH_SORT_HIST (CLSCAN__MAX_LEVELS + 6)   /* digit counts, then their offsets */
+#define CLSCAN__SCRATCH_SORT_VARYING (CLSCAN__MAX_LEVELS + 7) /* the bits in which keys differ */
+#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 8)
 #define CLSCAN__NAME_LEN 256
 
 /* ---- errors (status.c) --------------------------------------------------- */
@@ -83,6 +87,7 @@ cl_int clscan__list_devices(clscan__device_entry **entries, size_t *count, const
 /* ---- kernel sources (source.c) ------------------------------------------- */
 typedef enum clscan__source_id {
     CLSCAN__SRC_TYPES, CLSCAN__SRC_SUBGROUP, CLSCAN__SRC_WORKGROUP, CLSCAN__SRC_SCAN, CLSCAN__SRC_REDUCE, CLSCAN__SRC_SAT, CLSCAN__SRC_COMPACT,
+    CLSCAN__SRC_SORT,
     CLSCAN__SRC_COUNT
 } clscan__source_id;
 typedef struct clscan__sources {
@@ -104,6 +109,10 @@ clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type
 clscan_strategy clscan__policy_strategy(const clscan__device_info *dev, clscan_type type, size_t n);
 /* The work-group algorithm AUTO stands for. */
 clscan_wg_algorithm clscan__policy_wg(const clscan__device_info *dev, clscan_type type, size_t n);
+/* Radix sorts: work-group size, keys per work-item and digit bits per pass for keys of key_bytes
+ * (radix_bits 1: the 1-bit split reference path). */
+typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; } clscan__sort_tuning;
+clscan__sort_tuning clscan__policy_sort(const clscan__device_info *dev, size_t key_bytes);
 /* Whether this build of the library implements the pair (the rest are CLSCAN_UNSUPPORTED). */
 int clscan__algorithm_implemented(clscan_strategy strategy, clscan_wg_algorithm wg);
 /* Levels block-sum needs for n elements at this tile size, and the scratch elements of each level. */
@@ -122,6 +131,10 @@ typedef struct clscan__config {
     int atomics64;                  /* 64-bit global atomics: 32-bit pieces in single-pass status words */
     int force_fallback;             /* every unfinished look-back takes the decoupled fallback */
     unsigned payload;               /* 0: scans and reductions; 4 or 8: compaction of elements that wide */
+    int sort_key;                   /* 0: not a sort program; else 1 + the key's clscan_type */
+    unsigned sort_value_bytes;      /* sorts: 0 (keys only), 4 or 8 */
+    unsigned radix_bits;            /* sorts: digit bits a pass (1: the split reference path) */
+    int hist64;                     /* sorts: 64-bit counts and offsets (n past 2^32) */
 } clscan__config;
 
 typedef struct clscan__program {
@@ -130,6 +143,7 @@ typedef struct clscan__program {
     cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_partials;   /* scan programs */
     cl_kernel sat_rows, sat_cols;                                                    /* (also) */
     cl_kernel count_tiles, compact_tiles;                                            /* compaction */
+    cl_kernel sort_hist, sort_scatter, sort_home, split_flags, split_scatter;        /* sorts */
     struct clscan__program *next;
 } clscan__program;
 
@@ -166,6 +180,7 @@ struct clscan_context {
     int portable;                   /* tests: local-memory sub-groups, scalar tile loads, 32-bit atomics */
     int force_fallback;             /* tests, or $CLSCAN_FORCE_LOOKBACK_FALLBACK=1 */
     int items_mode;                 /* tests: 0 the policy's, 1 items in registers, 2 streamed */
+    unsigned sort_radix_bits;       /* tests: 0 the policy's, 1 the split reference path, else bits */
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
     char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
     cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
@@ -207,6 +222,8 @@ void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items);
 void clscan__set_portable(clscan_context *ctx, int portable);
 /* Internal, for tests: 0 the policy's item mode, 1 items held in registers, 2 streamed. */
 void clscan__set_items_mode(clscan_context *ctx, int mode);
+/* Internal, for tests: digit bits of later sorts (0 the policy's, 1 the split reference path). */
+void clscan__set_sort_radix(clscan_context *ctx, unsigned bits);
 /* Internal, for tests: make every look-back that meets an unfinished tile take the fallback. */
 void clscan__set_force_fallback(clscan_context *ctx, int force);
 /* Internal, for tests: look-back fallbacks taken on this context so far (a blocking read). */

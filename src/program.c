@@ -37,17 +37,32 @@ static const char *sg_define(clscan__subgroup_kind sg)
     return names[sg];
 }
 
+/* The sort program's own lines: key width and kind, value width, digit bits, count width. */
+static int sort_defines(const clscan__config *cfg, char *buf, size_t len)
+{
+    if (!cfg->sort_key)
+        return snprintf(buf, len, "%s", "");
+    clscan_type key = (clscan_type)(cfg->sort_key - 1);
+    const char *kind = key == CLSCAN_INT32 || key == CLSCAN_INT64 ? "#define SORT_KEY_SIGNED\n"
+                     : key == CLSCAN_FLOAT || key == CLSCAN_DOUBLE ? "#define SORT_KEY_FLOAT\n" : "";
+    return snprintf(buf, len, "#define SORT_KEY_BYTES %zu\n%s#define SORT_VALUE_BYTES %u\n#define RADIX_BITS %u\n%s",
+                    clscan_type_size(key), kind, cfg->sort_value_bytes, cfg->radix_bits,
+                    cfg->hist64 ? "#define SORT_HIST64\n" : "");
+}
+
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
+    char sort[256];
+    sort_defines(cfg, sort, sizeof sort);
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
-                    "#define WG_SIZE %u\n#define ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s",
+                    "#define WG_SIZE %u\n#define ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s%s",
                     type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
                     cfg->payload,
                     cfg->stream ? "#define CLSCAN_ITEMS_STREAM\n" : "", sg_define(cfg->sg), cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "",
                     cfg->vec4 ? "#define CLSCAN_VEC4\n" : "",
                     cfg->atomics64 ? "#define SP_ATOMIC64\n" : "",
-                    cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "");
+                    cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "", sort);
 }
 
 /* ---- hashing: two independent 64-bit FNV-1a streams make the 128-bit key --------------------- */
@@ -178,19 +193,21 @@ static unsigned char *program_binary(cl_program prog, size_t *size)
 
 /* ---- building ------------------------------------------------------------------------------- */
 /* The layers go into every program; then the scan, reduce and summed-area kernels, or the compaction
- * ones. */
+ * ones, or the sort ones. */
 static int in_program(const clscan__config *cfg, int source)
 {
     if (source == CLSCAN__SRC_COMPACT)
         return cfg->payload != 0;
+    if (source == CLSCAN__SRC_SORT)
+        return cfg->sort_key != 0;
     if (source == CLSCAN__SRC_SCAN || source == CLSCAN__SRC_REDUCE || source == CLSCAN__SRC_SAT)
-        return cfg->payload == 0;
+        return cfg->payload == 0 && cfg->sort_key == 0;
     return 1;
 }
 
 static char *assemble_source(const clscan_context *ctx, const clscan__config *cfg)
 {
-    char defines[512];
+    char defines[1024];
     int dlen = clscan__write_defines(cfg, defines, sizeof defines);
     size_t total = (size_t)dlen + strlen(ctx->extra_defines) + 1;
     for (int i = 0; i < CLSCAN__SRC_COUNT; i++)
@@ -300,6 +317,11 @@ static void program_free(clscan__program *p)
     if (p->sat_cols) clReleaseKernel(p->sat_cols);
     if (p->count_tiles) clReleaseKernel(p->count_tiles);
     if (p->compact_tiles) clReleaseKernel(p->compact_tiles);
+    if (p->sort_hist) clReleaseKernel(p->sort_hist);
+    if (p->sort_scatter) clReleaseKernel(p->sort_scatter);
+    if (p->sort_home) clReleaseKernel(p->sort_home);
+    if (p->split_flags) clReleaseKernel(p->split_flags);
+    if (p->split_scatter) clReleaseKernel(p->split_scatter);
     if (p->program) clReleaseProgram(p->program);
     free(p);
 }
@@ -317,7 +339,8 @@ static int same_config(const clscan__config *a, const clscan__config *b)
 {
     return a->type == b->type && a->op == b->op && a->wg == b->wg && a->wg_size == b->wg_size &&
            a->items == b->items && a->stream == b->stream && a->sg == b->sg && a->vec_io == b->vec_io && a->vec4 == b->vec4 && a->atomics64 == b->atomics64 &&
-           a->force_fallback == b->force_fallback && a->payload == b->payload;
+           a->force_fallback == b->force_fallback && a->payload == b->payload && a->sort_key == b->sort_key &&
+           a->sort_value_bytes == b->sort_value_bytes && a->radix_bits == b->radix_bits && a->hist64 == b->hist64;
 }
 
 static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
@@ -347,6 +370,21 @@ static clscan_status compact_kernels(clscan_context *ctx, clscan__program *p)
     return st;
 }
 
+static clscan_status sort_kernels(clscan_context *ctx, clscan__program *p)
+{
+    const unsigned wg = p->config.wg_size;
+    clscan_status st = create_kernel(ctx, p->program, "sort_hist", wg, &p->sort_hist);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sort_scatter", wg, &p->sort_scatter);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sort_home", wg, &p->sort_home);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "split_flags", wg, &p->split_flags);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "split_scatter", wg, &p->split_scatter);
+    return st;
+}
+
 clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg, clscan__program **out)
 {
     for (clscan__program *p = ctx->programs; p; p = p->next)
@@ -365,7 +403,7 @@ clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg
     char key[33];
     clscan__cache_key(&ctx->info, source, build_options, key);
     if (ctx->dump_source) {   /* a debugging aid the user asked for; the only output the library makes */
-        char defines[512];
+        char defines[1024];
         clscan__write_defines(cfg, defines, sizeof defines);
         fprintf(stderr, "clscan: program %s for %s, options \"%s\":\n%s%s", key, ctx->info.name, build_options,
                 defines, ctx->extra_defines);
@@ -376,7 +414,7 @@ clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg
         st = build_from_source(ctx, source, key, &p->program);
     free(source);
     if (st == CLSCAN_SUCCESS)
-        st = cfg->payload ? compact_kernels(ctx, p) : scan_kernels(ctx, p);
+        st = cfg->sort_key ? sort_kernels(ctx, p) : cfg->payload ? compact_kernels(ctx, p) : scan_kernels(ctx, p);
     if (st != CLSCAN_SUCCESS) {
         program_free(p);
         return st;

@@ -25,7 +25,7 @@
 #endif
 
 static const char *const file_names[CLSCAN__SRC_COUNT] = {"types.clh", "subgroup.clh", "workgroup.clh", "scan.cl",
-                                                                   "reduce.cl", "sat.cl", "compact.cl"};
+                                                                   "reduce.cl", "sat.cl", "compact.cl", "sort.cl"};
 
 const char *clscan__source_file_name(clscan__source_id id)
 {

@@ -77,7 +77,9 @@ static int usage(FILE *f, int code)
             "clEnqueueCopyBuffer of the same bytes (the copy roof, bytes read + written), one trivial kernel\n"
             "launch + clFinish, and a single-thread C loop, all in this run; then clscan_reduce (add), whose\n"
             "rate counts bytes read only, clscan_compact (half the flags set) and clscan_summed_area_table\n"
-            "(the n elements as a 2^ceil(k/2)-wide image); single-thread C loops of each as CPU baselines.\n"
+            "(the n elements as a 2^ceil(k/2)-wide image), clscan_sort of random keys and (4-byte keys)\n"
+            "clscan_sort_by_key with uint32 values, whose rate is G keys/s and whose \"roof\" column is the\n"
+            "copy's time over theirs; single-thread C loops of each, and qsort up to 2^24, as CPU baselines.\n"
             "Each figure is the median of\n"
             "--runs (default 20) calls + clFinish after a warm-up (the C loop: 3 runs above 2^24); every\n"
             "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
@@ -409,7 +411,7 @@ static void add_row(report *r, row x)
                 x.algorithm, x.ms, x.gbps, x.roof, x.launches, x.verified);
         fflush(r->csv);
     }
-    printf("%-11zu %-7s %-31s %10.4f %8.1f %6.3f %7.2f%s\n", x.n, x.type, x.algorithm, x.ms, x.gbps, x.roof,
+    printf("%-11zu %-7s %-31s %10.4f %9.3f %6.3f %7.2f%s\n", x.n, x.type, x.algorithm, x.ms, x.gbps, x.roof,
            x.launches, x.verified ? "" : "  WRONG RESULT");
     fflush(stdout);
 }
@@ -484,6 +486,148 @@ static cl_kernel make_noop(clscan_context *ctx, cl_program *prog)
     return clCreateKernel(*prog, "noop", &err);
 }
 
+/* ---- sorts ------------------------------------------------------------------------------------------ */
+/* Uniformly random bits for integer keys; finite random values for float keys (NaN placement is the
+ * test suite's business, not the benchmark's). */
+static void random_keys(unsigned char *keys, size_t n, clscan_type type)
+{
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if (type == CLSCAN_FLOAT) {
+            float f = (float)((int64_t)(x >> 11) - ((int64_t)1 << 52)) * 0x1p-40f;
+            memcpy(keys + 4 * i, &f, 4);
+        } else if (type == CLSCAN_DOUBLE) {
+            double d = (double)((int64_t)(x >> 11) - ((int64_t)1 << 52)) * 0x1p-40;
+            memcpy(keys + 8 * i, &d, 8);
+        } else
+            memcpy(keys + clscan_type_size(type) * i, &x, clscan_type_size(type));
+    }
+}
+
+static clscan_type key_cmp_type;
+static int key_cmp(const void *a, const void *b)
+{
+    switch (key_cmp_type) {
+    case CLSCAN_INT32: { int32_t x = *(const int32_t *)a, y = *(const int32_t *)b; return (x > y) - (x < y); }
+    case CLSCAN_UINT32: { uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b; return (x > y) - (x < y); }
+    case CLSCAN_INT64: { int64_t x = *(const int64_t *)a, y = *(const int64_t *)b; return (x > y) - (x < y); }
+    case CLSCAN_UINT64: { uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b; return (x > y) - (x < y); }
+    case CLSCAN_FLOAT: { float x = *(const float *)a, y = *(const float *)b;
+                         return x == y ? !!signbit(y) - !!signbit(x) : (x > y) - (x < y); }
+    default: { double x = *(const double *)a, y = *(const double *)b;
+               return x == y ? !!signbit(y) - !!signbit(x) : (x > y) - (x < y); }
+    }
+}
+
+/* An order-independent fingerprint of n keys: equal multisets give equal sums. */
+static uint64_t key_fingerprint(const unsigned char *keys, size_t n, size_t elem)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = 0;
+        memcpy(&k, keys + i * elem, elem);
+        k = (k ^ (k >> 31)) * 0xBF58476D1CE4E5B9ull;
+        sum += k ^ (k >> 29);
+    }
+    return sum;
+}
+
+/* Sorted, and the same keys as before; with values (original positions): each value points at an
+ * equal key, every position appears once, and equal keys keep their order. */
+static int sort_matches(const unsigned char *got, const uint32_t *vals, const unsigned char *keys, size_t n,
+                        clscan_type type)
+{
+    size_t elem = clscan_type_size(type);
+    key_cmp_type = type;
+    for (size_t i = 1; i < n; i++)
+        if (key_cmp(got + (i - 1) * elem, got + i * elem) > 0)
+            return 0;
+    if (key_fingerprint(got, n, elem) != key_fingerprint(keys, n, elem))
+        return 0;
+    if (!vals)
+        return 1;
+    unsigned char *seen = calloc(n, 1);
+    int ok = seen != NULL;
+    for (size_t i = 0; i < n && ok; i++) {
+        ok = vals[i] < n && !seen[vals[i]] && memcmp(keys + (size_t)vals[i] * elem, got + i * elem, elem) == 0 &&
+             (i == 0 || memcmp(got + (i - 1) * elem, got + i * elem, elem) != 0 || vals[i - 1] < vals[i]);
+        if (ok)
+            seen[vals[i]] = 1;
+    }
+    free(seen);
+    return ok;
+}
+
+/* Median seconds of clscan_sort (values == NULL) or clscan_sort_by_key on a fresh copy of src each
+ * run; the copies are not timed. -1 if a call failed. */
+static double time_sort(const step *s, cl_mem src, cl_mem values, cl_mem values_src, int runs, double *t)
+{
+    cl_command_queue q = clscan_context_queue(s->ctx);
+    const size_t bytes = s->n * clscan_type_size(s->type);
+    for (int r = -2; r < runs; r++) {
+        if (clEnqueueCopyBuffer(q, src, s->out, 0, 0, bytes, 0, NULL, NULL) != CL_SUCCESS ||
+            (values && clEnqueueCopyBuffer(q, values_src, values, 0, 0, s->n * 4, 0, NULL, NULL) != CL_SUCCESS) ||
+            clFinish(q) != CL_SUCCESS)
+            return -1;
+        double t0 = now_s();
+        clscan_status st = values ? clscan_sort_by_key(s->ctx, s->out, values, s->n, s->type, CLSCAN_UINT32)
+                                  : clscan_sort(s->ctx, s->out, s->n, s->type);
+        if (st != CLSCAN_SUCCESS || clscan_finish(s->ctx) != CLSCAN_SUCCESS)
+            return -1;
+        if (r >= 0)
+            t[r] = now_s() - t0;
+    }
+    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+}
+
+/* Keys, and (4-byte keys) keys with uint32 values, against qsort of the same keys up to 2^24 (one
+ * run: it is slow); rate is G keys/s, "roof" the copy's time over the sort's. */
+static int bench_sort(const options *o, step *s, unsigned char *got, double *t, double launch_s, report *rep,
+                      size_t ti, double roof)
+{
+    const size_t elem = clscan_type_size(s->type), bytes = s->n * elem;
+    const double copy_s = 2.0 * bytes / roof, keys_g = s->n / 1e9;
+    unsigned char *keys = malloc(bytes), *ref = malloc(bytes);
+    uint32_t *vals = malloc(s->n * 4);
+    cl_context cl = clscan_context_cl_context(s->ctx);
+    cl_mem src = NULL, v = NULL, v_src = NULL;
+    int wrong = 0;
+    if (keys && ref && vals) {
+        random_keys(keys, s->n, s->type);
+        for (size_t i = 0; i < s->n; i++)
+            vals[i] = (uint32_t)i;
+        src = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, keys, NULL);
+        v = clCreateBuffer(cl, CL_MEM_READ_WRITE, s->n * 4, NULL, NULL);
+        v_src = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, s->n * 4, vals, NULL);
+    }
+    if (s->n <= C_LOOP_FULL_RUNS_UP_TO && keys && ref) {
+        memcpy(ref, keys, bytes);
+        key_cmp_type = s->type;
+        double t0 = now_s();
+        qsort(ref, s->n, elem, key_cmp);
+        double sec = now_s() - t0;
+        add_row(rep, (row){s->n, types[ti].name, "C qsort, one thread (Gkeys/s)", sec * 1e3, keys_g / sec,
+                           copy_s / sec, sec / launch_s, 1});
+    }
+    for (int kv = 0; kv < (elem == 4 ? 2 : 1); kv++) {
+        double sec = src && v && v_src ? time_sort(s, src, kv ? v : NULL, v_src, o->runs, t) : -1;
+        int ok = sec > 0 &&
+                 clEnqueueReadBuffer(clscan_context_queue(s->ctx), s->out, CL_TRUE, 0, bytes, got, 0, NULL, NULL) == CL_SUCCESS &&
+                 (!kv || clEnqueueReadBuffer(clscan_context_queue(s->ctx), v, CL_TRUE, 0, s->n * 4, vals, 0, NULL, NULL) == CL_SUCCESS) &&
+                 sort_matches(got, kv ? vals : NULL, keys, s->n, s->type);
+        wrong += !ok;
+        add_row(rep, (row){s->n, types[ti].name, kv ? "sort_by_key, uint32 values (Gkeys/s)" : "sort (Gkeys/s)",
+                           sec * 1e3, sec > 0 ? keys_g / sec : 0, copy_s / sec, sec / launch_s, ok});
+    }
+    if (src) clReleaseMemObject(src);
+    if (v) clReleaseMemObject(v);
+    if (v_src) clReleaseMemObject(v_src);
+    free(keys), free(ref), free(vals);
+    return wrong;
+}
+
 /* Every pair (or AUTO alone) for one type at one size. Returns the number of wrong results. */
 static int bench_type(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti)
 {
@@ -540,7 +684,7 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
     gbps = sec > 0 ? 2.0 * bytes / sec : 0;
     add_row(rep, (row){s->n, types[ti].name, "summed-area table (2^k/2 wide)", sec * 1e3, gbps / 1e9, gbps / roof,
                        sec / launch_s, ok});
-    return wrong;
+    return wrong + bench_sort(o, s, got, t, launch_s, rep, ti, roof);
 }
 
 /* Single-pass over a grid of (work-group size, items); prints each and the fastest as a policy row. */

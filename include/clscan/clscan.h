@@ -117,6 +117,14 @@ CLSCAN_API clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n,
  * in and out must not overlap, nor flags and out. *count is written only on success. */
 CLSCAN_API clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type, size_t *count);
 
+/* Ascending radix sort of n keys in place, stable. Floats order as -inf < negatives < -0.0 < +0.0 <
+ * positives < +inf < NaN (NaNs last, among themselves by their bits as unsigned integers). Enqueued;
+ * returns at once. A second buffer of n keys stays in the context's scratch for later sorts. */
+CLSCAN_API clscan_status clscan_sort(clscan_context *ctx, cl_mem keys, size_t n, clscan_type type);
+/* The same order of the keys; values[i] moves with keys[i] (any type; keys and values must not
+ * overlap). Equal keys keep their values in their original order. */
+CLSCAN_API clscan_status clscan_sort_by_key(clscan_context *ctx, cl_mem keys, cl_mem values, size_t n, clscan_type key_type, clscan_type value_type);
+
 /* Summed-area table of a row-major width x height image: out[y][x] = sum of in[j][i] for all j <= y,
  * i <= x (integer sums wrap). in == out is allowed. Enqueued; returns at once. */
 CLSCAN_API clscan_status clscan_summed_area_table(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height, clscan_type type);

@@ -1,0 +1,340 @@
+/* clscan_sort and clscan_sort_by_key against a stable CPU sort (qsort with the index as tie-break) whose
+ * order is written here from the contract, not from the kernels' bit transform: integers by value,
+ * floats -inf < ... < -0.0 < +0.0 < ... < +inf < NaN, NaNs among themselves by their bits as unsigned.
+ * Keys and values are compared bitwise, so random values check stability. Patterns: random, few
+ * distinct keys, all equal, sorted, reversed, keys differing in one or three digits only (skipped
+ * passes, an odd number run), and specials (+-0, +-inf, NaNs of both signs, denormals, extremes);
+ * sizes around every tile boundary; both paths (multi-bit LSD, 1-bit split) and other digit widths;
+ * bad arguments. $CLSCAN_TEST_SEED replays. */
+#include "internal.h"
+#include "ref.h"
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static clscan_context *ctx;
+static uint64_t rng;
+
+static int setup(void **state)
+{
+    (void)state;
+    rng = ref_seed("test_sort");
+    ctx = ref_context();
+    return ctx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    clscan_context_release(ctx);
+    return 0;
+}
+
+/* ---- the reference order ---------------------------------------------------------------------- */
+static uint64_t key_bits(const unsigned char *keys, size_t i, size_t width)
+{
+    uint64_t v = 0;
+    memcpy(&v, keys + i * width, width);   /* little-endian host: the low bytes */
+    return v;
+}
+
+/* -1, 0, 1 as a sorts before, with or after b in the contract's order. */
+static int key_order(clscan_type type, const unsigned char *a, const unsigned char *b)
+{
+    switch (type) {
+    case CLSCAN_INT32: { int32_t x, y; memcpy(&x, a, 4), memcpy(&y, b, 4); return (x > y) - (x < y); }
+    case CLSCAN_UINT32: { uint32_t x, y; memcpy(&x, a, 4), memcpy(&y, b, 4); return (x > y) - (x < y); }
+    case CLSCAN_INT64: { int64_t x, y; memcpy(&x, a, 8), memcpy(&y, b, 8); return (x > y) - (x < y); }
+    case CLSCAN_UINT64: { uint64_t x, y; memcpy(&x, a, 8), memcpy(&y, b, 8); return (x > y) - (x < y); }
+    default: break;
+    }
+    double x, y;
+    uint64_t bx = 0, by = 0;
+    if (type == CLSCAN_FLOAT) {
+        float fx, fy;
+        memcpy(&fx, a, 4), memcpy(&fy, b, 4), memcpy(&bx, a, 4), memcpy(&by, b, 4);
+        x = fx, y = fy;
+    } else
+        memcpy(&x, a, 8), memcpy(&y, b, 8), memcpy(&bx, a, 8), memcpy(&by, b, 8);
+    if (isnan(x) || isnan(y))
+        return isnan(x) && isnan(y) ? (bx > by) - (bx < by) : isnan(x) ? 1 : -1;
+    if (x == y)   /* equal numbers: only +-0 differ, and -0.0 goes first */
+        return (signbit(y) != 0) - (signbit(x) != 0);
+    return x < y ? -1 : 1;
+}
+
+static const unsigned char *cmp_keys;
+static clscan_type cmp_type;
+
+static int index_order(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb, w = clscan_type_size(cmp_type);
+    int c = key_order(cmp_type, cmp_keys + a * w, cmp_keys + b * w);
+    return c ? c : (a > b) - (a < b);   /* the original position breaks ties: stable */
+}
+
+/* perm[k]: the input position of the k-th smallest key. */
+static void ref_sort_order(const unsigned char *keys, size_t n, clscan_type type, size_t *perm)
+{
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    cmp_keys = keys, cmp_type = type;
+    qsort(perm, n, sizeof *perm, index_order);
+}
+
+/* ---- key patterns ------------------------------------------------------------------------------ */
+enum pattern { RANDOM, FEW, EQUAL, SORTED, REVERSED, ONE_DIGIT, THREE_DIGITS, SPECIALS, PATTERNS };
+static const char *const pattern_names[] = {"random", "few distinct", "all equal", "sorted", "reversed",
+                                            "one digit varies", "three digits vary", "specials"};
+
+static uint64_t special_key(clscan_type type, uint64_t r)
+{
+    static const uint32_t f32[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u,
+                                   0x7f800001u, 0xffbfffffu, 0x00000001u, 0x80000001u, 0x007fffffu, 0x807fffffu,
+                                   0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0xff7fffffu};
+    static const uint64_t f64[] = {0, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+                                   0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull,
+                                   0xfff7ffffffffffffull, 1, 0x8000000000000001ull, 0x000fffffffffffffull,
+                                   0x800fffffffffffffull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
+                                   0x7fefffffffffffffull, 0xffefffffffffffffull};
+    static const uint64_t ints[] = {0, 1, 0xffffffffffffffffull, 0x7fffffffffffffffull, 0x8000000000000000ull,
+                                    0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe, 2};
+    if (r % 4 == 0)
+        return r >> 8;                  /* and some ordinary keys among them */
+    if (type == CLSCAN_FLOAT)
+        return f32[(r >> 2) % 16];
+    if (type == CLSCAN_DOUBLE)
+        return f64[(r >> 2) % 16];
+    return ints[(r >> 2) % 10];
+}
+
+static void make_keys(unsigned char *keys, size_t n, clscan_type type, enum pattern p)
+{
+    size_t w = clscan_type_size(type);
+    uint64_t base = ref_next(&rng), few[5];
+    for (int i = 0; i < 5; i++)
+        few[i] = ref_next(&rng);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = ref_next(&rng), k = r;
+        switch (p) {
+        case FEW: k = few[r % 5]; break;
+        case EQUAL: k = base; break;
+        case ONE_DIGIT: k = base ^ ((r & 0xff) << 8); break;
+        case THREE_DIGITS: k = base ^ (r & (w == 4 ? 0xff00ff0full : 0x0f0000ff00000000ull)); break;
+        case SPECIALS: k = special_key(type, r); break;
+        default: break;
+        }
+        memcpy(keys + i * w, &k, w);
+    }
+    if (p == SORTED || p == REVERSED) {
+        size_t *perm = malloc((n ? n : 1) * sizeof *perm);
+        unsigned char *copy = malloc(n * w + 1);
+        memcpy(copy, keys, n * w);
+        ref_sort_order(copy, n, type, perm);
+        for (size_t k = 0; k < n; k++)
+            memcpy(keys + (p == SORTED ? k : n - 1 - k) * w, copy + perm[k] * w, w);
+        free(perm);
+        free(copy);
+    }
+}
+
+/* ---- one sort ---------------------------------------------------------------------------------- */
+/* Sorts n keys (and values when by_key) of the pattern; 1 when keys and values match the reference
+ * bit for bit. */
+static int sort_one(size_t n, clscan_type kt, int by_key, clscan_type vt, enum pattern p)
+{
+    size_t kw = clscan_type_size(kt), vw = clscan_type_size(vt);
+    unsigned char *keys = malloc(n * kw + 8), *vals = malloc(n * vw + 8);
+    unsigned char *got_k = malloc(n * kw + 8), *got_v = malloc(n * vw + 8);
+    size_t *perm = malloc((n + 1) * sizeof *perm);
+    make_keys(keys, n, kt, p);
+    for (size_t i = 0; i < n * vw; i++)
+        vals[i] = (unsigned char)ref_next(&rng);
+    cl_mem k = ref_buffer(ctx, n ? n * kw : 8, keys), v = ref_buffer(ctx, n ? n * vw : 8, vals);
+    clscan_status st = by_key ? clscan_sort_by_key(ctx, k, v, n, kt, vt) : clscan_sort(ctx, k, n, kt);
+    if (st != CLSCAN_SUCCESS)
+        fail_msg("%s keys n=%zu %s: %s: %s", ref_type_name(kt), n, pattern_names[p], clscan_status_string(st),
+                 clscan_last_error(ctx));
+    assert_int_equal(ref_read(ctx, k, n * kw, got_k), 1);
+    assert_int_equal(ref_read(ctx, v, n * vw, got_v), 1);
+    ref_sort_order(keys, n, kt, perm);
+    int ok = 1;
+    for (size_t i = 0; i < n && ok; i++) {
+        ok = memcmp(got_k + i * kw, keys + perm[i] * kw, kw) == 0;
+        if (ok && by_key)
+            ok = memcmp(got_v + i * vw, vals + perm[i] * vw, vw) == 0;
+        else if (ok)
+            ok = memcmp(got_v + i * vw, vals + i * vw, vw) == 0;   /* clscan_sort leaves it alone */
+        if (!ok)
+            print_error("%s keys%s%s n=%zu %s: position %zu: key %#llx want %#llx\n", ref_type_name(kt),
+                        by_key ? ", values " : "", by_key ? ref_type_name(vt) : "", n, pattern_names[p], i,
+                        (unsigned long long)key_bits(got_k, i, kw), (unsigned long long)key_bits(keys, perm[i], kw));
+    }
+    clReleaseMemObject(k);
+    clReleaseMemObject(v);
+    free(keys), free(vals), free(got_k), free(got_v), free(perm);
+    return ok;
+}
+
+/* Sizes around the tile of this key width (as the policy gives it), plus a large and a random one. */
+static size_t sort_sizes(clscan_type kt, size_t *sizes, int large)
+{
+    clscan__sort_tuning t = clscan__policy_sort(&ctx->info, clscan_type_size(kt));
+    size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items, count = 0;
+    const size_t list[] = {0, 1, 2, 3, wg - 1, wg + 1, tile - 1, tile, tile + 1, 3 * tile - 1, 3 * tile + 1, 10007,
+                           1 + ref_next(&rng) % 100000, (1u << 20) + 123};
+    for (size_t i = 0; i < sizeof list / sizeof list[0] - (large ? 0 : 1); i++)
+        sizes[count++] = list[i];
+    return count;
+}
+
+static int sort_all(clscan_type kt, int by_key, clscan_type vt, int large)
+{
+    size_t sizes[16], count = sort_sizes(kt, sizes, large);
+    int failures = 0;
+    for (size_t i = 0; i < count; i++)
+        for (int p = 0; p < PATTERNS; p++)
+            failures += !sort_one(sizes[i], kt, by_key, vt, (enum pattern)p);
+    return failures;
+}
+
+static int supported(clscan_type t)
+{
+    return clscan_type_size(t) == 4 || ctx->info.int64;
+}
+
+#define TYPE_TEST(T)                                                                                    \
+    static void test_sort_##T(void **state)                                                             \
+    {                                                                                                   \
+        (void)state;                                                                                    \
+        if (!supported(CLSCAN_##T))                                                                     \
+            skip();                                                                                     \
+        assert_int_equal(sort_all(CLSCAN_##T, 0, CLSCAN_UINT32, 1), 0);                                 \
+    }
+TYPE_TEST(INT32)
+TYPE_TEST(UINT32)
+TYPE_TEST(INT64)
+TYPE_TEST(UINT64)
+TYPE_TEST(FLOAT)
+TYPE_TEST(DOUBLE)
+
+/* Every key type with every value type (uint32 pairs at every size, the rest without the large one). */
+static void test_sort_by_key(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (int kt = CLSCAN_INT32; kt <= CLSCAN_DOUBLE; kt++)
+        for (int vt = CLSCAN_INT32; vt <= CLSCAN_DOUBLE; vt++)
+            if (supported((clscan_type)kt) && supported((clscan_type)vt))
+                failures += sort_all((clscan_type)kt, 1, (clscan_type)vt, kt == CLSCAN_UINT32 && vt == CLSCAN_UINT32);
+    assert_int_equal(failures, 0);
+}
+
+/* The scatter shape the policy does not pick here: a work-group ranking its tile in local memory (GPUs)
+ * where the policy runs one work-item a tile (CPUs), and the other way round; every digit width. */
+static int other_shape(void)
+{
+    const int cpu_shape = clscan__policy_sort(&ctx->info, 4).wg_size == 1;
+    const unsigned wg = cpu_shape ? 64 : 1, items = cpu_shape ? 4 : 512, bits[] = {2, 4, 8};
+    const size_t tile = (size_t)wg * items, sizes[] = {2, wg + 1, tile - 1, tile + 1, 3 * tile + 5, 10007};
+    int failures = 0;
+    clscan__set_tuning(ctx, wg, items);
+    for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++) {
+        clscan__set_sort_radix(ctx, bits[b]);
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int p = 0; p < PATTERNS; p++) {
+                failures += !sort_one(sizes[i], CLSCAN_FLOAT, 1, CLSCAN_UINT32, (enum pattern)p);
+                if (supported(CLSCAN_INT64))
+                    failures += !sort_one(sizes[i], CLSCAN_INT64, 1, CLSCAN_DOUBLE, (enum pattern)p);
+            }
+    }
+    clscan__set_sort_radix(ctx, 0);
+    clscan__set_tuning(ctx, 0, 0);
+    return failures;
+}
+
+/* The 1-bit split reference path, and other digit widths of the multi-bit path. */
+static void test_sort_other_paths(void **state)
+{
+    (void)state;
+    const unsigned bits[] = {1, 2, 4};
+    int failures = 0;
+    for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++) {
+        clscan__set_sort_radix(ctx, bits[b]);
+        const size_t sizes[] = {1, 2, 1000, 10007};
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int p = 0; p < PATTERNS; p++) {
+                failures += !sort_one(sizes[i], CLSCAN_FLOAT, 1, CLSCAN_UINT32, (enum pattern)p);
+                failures += !sort_one(sizes[i], CLSCAN_INT32, 0, CLSCAN_UINT32, (enum pattern)p);
+                if (supported(CLSCAN_DOUBLE) && bits[b] != 2)
+                    failures += !sort_one(sizes[i], CLSCAN_DOUBLE, 1, CLSCAN_INT64, (enum pattern)p);
+            }
+    }
+    clscan__set_sort_radix(ctx, 0);
+    failures += other_shape();
+    clscan__set_portable(ctx, 1);   /* the group scan without sub-group shuffles */
+    failures += sort_all(CLSCAN_UINT32, 1, CLSCAN_FLOAT, 0);
+    clscan__set_portable(ctx, 0);
+    assert_int_equal(failures, 0);
+}
+
+/* Bad arguments: the right status and message, keys and values untouched, the context still works. */
+static void test_sort_bad_arguments(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    uint32_t keys[N], vals[N], got[N];
+    for (size_t i = 0; i < N; i++)
+        keys[i] = (uint32_t)(N - i), vals[i] = (uint32_t)i;
+    cl_mem k = ref_buffer(ctx, sizeof keys, keys), v = ref_buffer(ctx, sizeof vals, vals);
+    cl_mem short_k = ref_buffer(ctx, sizeof keys - 4, keys);
+    cl_mem ro = clCreateBuffer(clscan_context_cl_context(ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof keys,
+                               keys, NULL);
+    assert_int_equal(clscan_sort(NULL, k, N, CLSCAN_UINT32), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort(ctx, NULL, N, CLSCAN_UINT32), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "keys"));
+    assert_int_equal(clscan_sort(ctx, short_k, N, CLSCAN_UINT32), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort(ctx, k, N / 2 + 1, CLSCAN_UINT64), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort(ctx, k, N, (clscan_type)9), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort(ctx, ro, N, CLSCAN_UINT32), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "READ_ONLY"));
+    assert_int_equal(clscan_sort_by_key(ctx, k, NULL, N, CLSCAN_UINT32, CLSCAN_UINT32), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "values"));
+    assert_int_equal(clscan_sort_by_key(ctx, k, short_k, N, CLSCAN_UINT32, CLSCAN_UINT32), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort_by_key(ctx, k, v, N, CLSCAN_UINT32, (clscan_type)-1), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort_by_key(ctx, k, k, N, CLSCAN_UINT32, CLSCAN_UINT32), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "overlap"));
+    assert_int_equal(ref_read(ctx, k, sizeof got, got), 1);
+    assert_memory_equal(got, keys, sizeof keys);
+    assert_int_equal(ref_read(ctx, v, sizeof got, got), 1);
+    assert_memory_equal(got, vals, sizeof vals);
+    /* n == 0 touches no buffer (a bad type is still refused); then a real call works. */
+    assert_int_equal(clscan_sort(ctx, NULL, 0, CLSCAN_FLOAT), CLSCAN_SUCCESS);
+    assert_int_equal(clscan_sort_by_key(ctx, NULL, NULL, 0, CLSCAN_FLOAT, CLSCAN_DOUBLE), CLSCAN_SUCCESS);
+    assert_int_equal(clscan_sort_by_key(ctx, NULL, NULL, 0, CLSCAN_FLOAT, (clscan_type)7), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort_by_key(ctx, k, v, N, CLSCAN_UINT32, CLSCAN_UINT32), CLSCAN_SUCCESS);
+    assert_int_equal(ref_read(ctx, k, sizeof got, got), 1);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(got[i], i + 1);
+    assert_int_equal(ref_read(ctx, v, sizeof got, got), 1);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(got[i], N - 1 - i);
+    clReleaseMemObject(k), clReleaseMemObject(v), clReleaseMemObject(short_k), clReleaseMemObject(ro);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sort_INT32), cmocka_unit_test(test_sort_UINT32),
+        cmocka_unit_test(test_sort_INT64), cmocka_unit_test(test_sort_UINT64),
+        cmocka_unit_test(test_sort_FLOAT), cmocka_unit_test(test_sort_DOUBLE),
+        cmocka_unit_test(test_sort_by_key), cmocka_unit_test(test_sort_other_paths),
+        cmocka_unit_test(test_sort_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
