@@ -1,7 +1,18 @@
-/* Summed-area table, in two passes over a row-major width x height image (in the scan program: ADD).
- * sat_rows: each work-group takes whole rows and scans each one tile after tile, carrying the row's
- * running total. sat_cols: each work-item takes whole columns and adds down them; neighbouring
- * work-items hold neighbouring columns, so every row step is one coalesced access. */
+/* Summed-area tables of row-major width x height images (in the scan program: ADD).
+ * GPUs (SAT_BAND > 0): sat_single_pass reads and writes the image once. Work-groups take bands of
+ * SAT_BAND rows in the order of an atomic counter and walk each band left to right in chunks of
+ * WG_SIZE columns; a column's sum over the rows above the band comes from a decoupled look-back over
+ * the bands above, column by column, with the status words of the single-pass scan.
+ * CPUs: sat_rows scans each row (a work-group a row, tile after tile), then sat_cols adds down the
+ * columns (a work-item a column; neighbours hold neighbouring columns, so each row step is one
+ * coalesced access). */
+#ifndef SAT_BAND
+#define SAT_BAND 0
+#endif
+#define SAT_ROWS (SAT_BAND > 0 ? SAT_BAND : 1)   /* the file compiles alone; the host never launches it so */
+#define SAT_SEGS (WG_SIZE / SAT_ROWS)           /* work-items along one row of a chunk in the row phase */
+#define SAT_SEG_LEN (WG_SIZE / SAT_SEGS)        /* the columns each of them scans */
+
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_rows(__global const CLSCAN_T *in, __global CLSCAN_T *out, ulong width, ulong height)
 {
@@ -22,6 +33,127 @@ __kernel void sat_cols(__global CLSCAN_T *out, ulong width, ulong height)
         for (ulong y = 0; y < height; y++) {
             acc = CLSCAN_OP(acc, out[y * width + x]);
             out[y * width + x] = acc;
+        }
+    }
+}
+
+/* Column x of band j, added up from the input: the fallback when band j has not published it. */
+CLSCAN_T sat_band_column(__global const CLSCAN_T *in, ulong j, ulong x, ulong width)
+{
+    CLSCAN_T acc = CLSCAN_IDENTITY;
+    for (uint r = 0; r < SAT_ROWS; r++)   /* bands above the last one are whole */
+        acc = CLSCAN_OP(acc, in[(j * SAT_ROWS + r) * width + x]);
+    return acc;
+}
+
+/* The sum of column x over bands 0 .. b-1, walked back one band at a time: an inclusive prefix ends
+ * the walk, an aggregate is folded in; a band that stays unpublished for SP_SPIN_LIMIT reads is added
+ * up from the input instead, then a value it published meanwhile wins (in place, its input may be
+ * gone). Each work-item walks its own column: nothing here waits on the rest of the group. (Reading
+ * several bands a round, as the scan's look-back does, was slower on the H100: docs/benchmarks.md.) */
+CLSCAN_T sat_look_back(__global const CLSCAN_T *in, __global sp_word *status, ulong b, ulong x, ulong width,
+                       uint epoch, uint in_place, __global uint *fallbacks)
+{
+    (void)in_place;            /* read only when the fallback is forced */
+    CLSCAN_T acc = CLSCAN_IDENTITY, v;
+    long j = (long)b - 1;
+    uint spins = 0;
+    while (j >= 0) {
+        const ulong slot = (ulong)j * width + x;
+        if (sp_read_slot(status, slot, SP_FLAG_P, epoch, &v))
+            return CLSCAN_OP(v, acc);
+#if !defined(SP_FORCE_FALLBACK)
+        if (sp_read_slot(status, slot, SP_FLAG_A, epoch, &v)) {
+            acc = CLSCAN_OP(v, acc), j--, spins = 0;
+            continue;
+        }
+#endif
+        if (++spins <= SP_SPIN_LIMIT)
+            continue;
+        CLSCAN_T agg = sat_band_column(in, (ulong)j, x, width);
+        atomic_inc(fallbacks);
+        if (sp_read_slot(status, slot, SP_FLAG_P, epoch, &v))
+            return CLSCAN_OP(v, acc);
+        int published = sp_read_slot(status, slot, SP_FLAG_A, epoch, &v);
+#if defined(SP_FORCE_FALLBACK)
+        published &= in_place;
+#endif
+        acc = CLSCAN_OP(published ? v : agg, acc), j--, spins = 0;
+    }
+    return acc;
+}
+
+/* One launch. A chunk is SAT_ROWS x WG_SIZE elements: work-item i loads column i of it (coalesced
+ * rows) and sums down it, publishing the column's band total before its look-back; then each row is
+ * scanned by SAT_SEGS work-items (a run of SAT_SEG_LEN columns each, then a segmented scan of the
+ * runs' totals), carrying every row's sum from chunk to chunk; then column i goes out.
+ * counters as in scan_single_pass. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global sp_word *status,
+                     __global uint *counters, ulong width, ulong height, ulong num_bands, uint epoch,
+                     uint in_place)
+{
+    __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
+    __local CLSCAN_T runs[WG_SIZE];       /* each run's total, then their segmented inclusive scan */
+    __local CLSCAN_T carry[SAT_ROWS];     /* each row's sum left of the chunk */
+    __local uint next;
+    const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
+    /* A run of SAT_SEG_LEN (= SAT_ROWS <= 32) columns starts at a multiple of its length, so it never
+     * straddles a padding slot: its padded elements are contiguous. */
+    __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
+    if (get_group_id(0) == 0 && lid == 0)
+        atomic_xchg(&counters[(epoch & 1) ^ 1], 0u);   /* ready for the next launch */
+    for (;;) {
+        if (lid == 0)
+            next = atomic_inc(&counters[epoch & 1]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong b = next, y0 = b * SAT_ROWS;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (b >= num_bands)
+            break;
+        const uint rows = height - y0 < SAT_ROWS ? (uint)(height - y0) : SAT_ROWS;
+        if (lid < SAT_ROWS)
+            carry[lid] = CLSCAN_IDENTITY;
+        for (ulong x0 = 0; x0 < width; x0 += WG_SIZE) {
+            const ulong x = x0 + lid;
+            const int live = x < width;
+            CLSCAN_T col[SAT_ROWS], sum = CLSCAN_IDENTITY;
+            for (uint r = 0; r < SAT_ROWS; r++)
+                col[r] = live && r < rows ? in[(y0 + r) * width + x] : CLSCAN_IDENTITY;
+            for (uint r = 0; r < SAT_ROWS; r++)
+                col[r] = sum = CLSCAN_OP(sum, col[r]);
+            CLSCAN_T above = CLSCAN_IDENTITY;
+            if (live && b > 0) {
+                sp_publish(status, b * width + x, SP_FLAG_A, epoch, sum);
+                above = sat_look_back(in, status, b, x, width, epoch, in_place, &counters[2]);
+            }
+            if (live && b + 1 < num_bands)
+                sp_publish(status, b * width + x, SP_FLAG_P, epoch, CLSCAN_OP(above, sum));
+            for (uint r = 0; r < SAT_ROWS; r++)
+                tile[PAD(r * WG_SIZE + lid)] = CLSCAN_OP(above, col[r]);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            /* The row phase: a run's total, a segmented scan of the totals along the row, the run. */
+            CLSCAN_T total = CLSCAN_IDENTITY;
+            for (uint i = 0; i < SAT_SEG_LEN; i++)
+                total = CLSCAN_OP(total, mine[i]);
+            runs[lid] = total;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint d = 1; d < SAT_SEGS; d <<= 1) {
+                CLSCAN_T left = seg >= d ? runs[lid - d] : CLSCAN_IDENTITY;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                runs[lid] = CLSCAN_OP(left, runs[lid]);
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            CLSCAN_T acc = CLSCAN_OP(carry[row], seg ? runs[lid - 1] : CLSCAN_IDENTITY);
+            for (uint i = 0; i < SAT_SEG_LEN; i++)
+                mine[i] = acc = CLSCAN_OP(acc, mine[i]);
+            barrier(CLK_LOCAL_MEM_FENCE);   /* carry[] read, the chunk scanned */
+            if (seg == SAT_SEGS - 1)
+                carry[row] = acc;
+            for (uint r = 0; r < rows; r++)
+                if (live)
+                    out[(y0 + r) * width + x] = tile[PAD(r * WG_SIZE + lid)];
+            barrier(CLK_LOCAL_MEM_FENCE);   /* the tile is free for the next chunk */
         }
     }
 }

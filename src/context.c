@@ -111,6 +111,8 @@ static clscan_status init_common(clscan_context *ctx)
     const char *fallback = getenv("CLSCAN_FORCE_LOOKBACK_FALLBACK");
     ctx->force_fallback = fallback && strcmp(fallback, "1") == 0;
     extra_defines(getenv("CLSCAN_EXTRA_DEFINES"), ctx->extra_defines, sizeof ctx->extra_defines);
+    const char *band = getenv("CLSCAN_SAT_BAND");   /* experiments: as clscan__set_sat_band */
+    ctx->sat_band = band ? atoi(band) : 0;
     const char *dump = getenv("CLSCAN_DUMP_SOURCE");
     ctx->dump_source = dump && strcmp(dump, "1") == 0;
     if (pthread_mutex_init(&ctx->lock, NULL) != 0)
@@ -264,6 +266,13 @@ void clscan__set_sort_radix(clscan_context *ctx, unsigned bits)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+void clscan__set_sat_band(clscan_context *ctx, int band)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->sat_band = band;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 void clscan__set_force_fallback(clscan_context *ctx, int force)
 {
     pthread_mutex_lock(&ctx->lock);
@@ -326,6 +335,20 @@ clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type typ
             t.wg_size /= 2;
     }
     return t;
+}
+
+/* A power of two up to 32 (a row run of that many columns must not straddle a padding slot) and up
+ * to the work-group size, halved until the band's tile and tables fit in local memory. */
+unsigned clscan__context_sat_band(const clscan_context *ctx, clscan__tuning t, size_t elem)
+{
+    unsigned band = ctx->sat_band < 0 ? 0 : ctx->sat_band > 0 ? (unsigned)ctx->sat_band : clscan__policy_sat_band(&ctx->info);
+    if (band == 0)
+        return 0;
+    band = floor_pow2(band < 32 ? band : 32);
+    band = band < t.wg_size ? band : floor_pow2(t.wg_size);
+    while (band > 1 && ((size_t)band * t.wg_size * 33 / 32 + t.wg_size + band) * elem + 1024 > ctx->info.local_mem)
+        band /= 2;
+    return band;
 }
 
 /* ---- device resources -------------------------------------------------------------------- */

@@ -113,6 +113,8 @@ clscan_wg_algorithm clscan__policy_wg(const clscan__device_info *dev, clscan_typ
  * (radix_bits 1: the 1-bit split reference path). */
 typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; } clscan__sort_tuning;
 clscan__sort_tuning clscan__policy_sort(const clscan__device_info *dev, size_t key_bytes);
+/* Summed-area tables: rows per band of the single-pass kernel (0: two passes, rows then columns). */
+unsigned clscan__policy_sat_band(const clscan__device_info *dev);
 /* Whether this build of the library implements the pair (the rest are CLSCAN_UNSUPPORTED). */
 int clscan__algorithm_implemented(clscan_strategy strategy, clscan_wg_algorithm wg);
 /* Levels block-sum needs for n elements at this tile size, and the scratch elements of each level. */
@@ -135,13 +137,14 @@ typedef struct clscan__config {
     unsigned sort_value_bytes;      /* sorts: 0 (keys only), 4 or 8 */
     unsigned radix_bits;            /* sorts: digit bits a pass (1: the split reference path) */
     int hist64;                     /* sorts: 64-bit counts and offsets (n past 2^32) */
+    unsigned sat_band;              /* rows per band of sat_single_pass; 0: the two-pass tables */
 } clscan__config;
 
 typedef struct clscan__program {
     clscan__config config;
     cl_program program;
     cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_partials;   /* scan programs */
-    cl_kernel sat_rows, sat_cols;                                                    /* (also) */
+    cl_kernel sat_rows, sat_cols, sat_single_pass;                                   /* (also) */
     cl_kernel count_tiles, compact_tiles;                                            /* compaction */
     cl_kernel sort_hist, sort_scatter, sort_home, split_flags, split_scatter;        /* sorts */
     struct clscan__program *next;
@@ -181,6 +184,7 @@ struct clscan_context {
     int force_fallback;             /* tests, or $CLSCAN_FORCE_LOOKBACK_FALLBACK=1 */
     int items_mode;                 /* tests: 0 the policy's, 1 items in registers, 2 streamed */
     unsigned sort_radix_bits;       /* tests: 0 the policy's, 1 the split reference path, else bits */
+    int sat_band;                   /* tests: 0 the policy's, -1 two passes, else rows per band */
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
     char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
     cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
@@ -215,6 +219,8 @@ clscan_status clscan__launch(clscan_context *ctx, const clscan__program *p, cl_k
                              const clscan__arg *args, size_t count, size_t groups);
 /* The tuning in force for this type on this context (override, policy, device limits). */
 clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type);
+/* Rows per band of single-pass summed-area tables under tuning t (override, policy, local memory). */
+unsigned clscan__context_sat_band(const clscan_context *ctx, clscan__tuning t, size_t elem);
 /* Internal, for tests and experiments: force wg_size/items (0, 0 returns to the policy). */
 void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items);
 /* Internal, for tests: run only the portable paths (local-memory sub-groups, scalar tile loads,
@@ -224,6 +230,8 @@ void clscan__set_portable(clscan_context *ctx, int portable);
 void clscan__set_items_mode(clscan_context *ctx, int mode);
 /* Internal, for tests: digit bits of later sorts (0 the policy's, 1 the split reference path). */
 void clscan__set_sort_radix(clscan_context *ctx, unsigned bits);
+/* Internal, for tests: rows per band of later summed-area tables (0 the policy's; -1 two passes). */
+void clscan__set_sat_band(clscan_context *ctx, int band);
 /* Internal, for tests: make every look-back that meets an unfinished tile take the fallback. */
 void clscan__set_force_fallback(clscan_context *ctx, int force);
 /* Internal, for tests: look-back fallbacks taken on this context so far (a blocking read). */
@@ -255,6 +263,8 @@ clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, size_t a_byte
 /* The configuration for (type, op) at size n on this context: tuning, work-group algorithm and
  * device features as the context's settings and policy give them. */
 clscan__config clscan__config_for(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n);
+/* Single-pass status words for `tiles` slots and the counters; zeroed where new or when epochs wrap. */
+clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, int wide_words, cl_mem *status);
 /* The program of that configuration, built or found. Lock held. */
 clscan_status clscan__program_for(clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
                                   clscan__program **p);

@@ -11,16 +11,17 @@ typedef struct policy_row {
     int stream;                  /* items read twice from memory instead of held in registers */
     size_t rts8_from, rts8_to;   /* 8-byte elements: reduce-then-scan for n in [from, to) */
     unsigned sort_wg, sort_items4, sort_items8, radix_bits;   /* radix sorts, by key width */
+    unsigned sat_band;           /* summed-area tables: rows per single-pass band (0: two passes) */
 } policy_row;
 
 static const policy_row table[] = {
     /* vendor   type                 4-byte   8-byte  stream  8-byte reduce-then-scan band
      *                                                        sort: wg, items 4/8-byte keys, bits */
     {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
-     256, 16, 8, 8},                                          /* H100 */
-    {NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4, 0, 0, 0, 256, 8, 4, 8},   /* unmeasured GPUs: modest tiles */
-    {NULL, CL_DEVICE_TYPE_CPU, 8, 4096, 8, 2048, 1, 0, 0, 1, 8192, 8192, 8}, /* PoCL 2 cores: long runs */
-    {NULL, 0, 128, 8, 128, 4, 0, 0, 0, 128, 8, 4, 8},
+     256, 16, 8, 8, 32},                                      /* H100 */
+    {NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4, 0, 0, 0, 256, 8, 4, 8, 16},   /* unmeasured GPUs: modest tiles */
+    {NULL, CL_DEVICE_TYPE_CPU, 8, 4096, 8, 2048, 1, 0, 0, 1, 8192, 8192, 8, 0}, /* PoCL 2 cores: long runs */
+    {NULL, 0, 128, 8, 128, 4, 0, 0, 0, 128, 8, 4, 8, 0},
 };
 
 static const policy_row *row_for(const clscan__device_info *dev)
@@ -44,6 +45,11 @@ clscan__sort_tuning clscan__policy_sort(const clscan__device_info *dev, size_t k
 {
     const policy_row *row = row_for(dev);
     return (clscan__sort_tuning){row->sort_wg, key_bytes == 8 ? row->sort_items8 : row->sort_items4, row->radix_bits};
+}
+
+unsigned clscan__policy_sat_band(const clscan__device_info *dev)
+{
+    return row_for(dev)->sat_band;
 }
 
 clscan_strategy clscan__policy_strategy(const clscan__device_info *dev, clscan_type type, size_t n)

@@ -52,17 +52,19 @@ static int sort_defines(const clscan__config *cfg, char *buf, size_t len)
 
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
-    char sort[256];
+    char sort[256], sat[32] = "";
     sort_defines(cfg, sort, sizeof sort);
+    if (cfg->sat_band)
+        snprintf(sat, sizeof sat, "#define SAT_BAND %u\n", cfg->sat_band);
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
-                    "#define WG_SIZE %u\n#define ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s%s",
+                    "#define WG_SIZE %u\n#define ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s%s%s",
                     type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
                     cfg->payload,
                     cfg->stream ? "#define CLSCAN_ITEMS_STREAM\n" : "", sg_define(cfg->sg), cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "",
                     cfg->vec4 ? "#define CLSCAN_VEC4\n" : "",
                     cfg->atomics64 ? "#define SP_ATOMIC64\n" : "",
-                    cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "", sort);
+                    cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "", sort, sat);
 }
 
 /* ---- hashing: two independent 64-bit FNV-1a streams make the 128-bit key --------------------- */
@@ -315,6 +317,7 @@ static void program_free(clscan__program *p)
     if (p->single_pass) clReleaseKernel(p->single_pass);
     if (p->sat_rows) clReleaseKernel(p->sat_rows);
     if (p->sat_cols) clReleaseKernel(p->sat_cols);
+    if (p->sat_single_pass) clReleaseKernel(p->sat_single_pass);
     if (p->count_tiles) clReleaseKernel(p->count_tiles);
     if (p->compact_tiles) clReleaseKernel(p->compact_tiles);
     if (p->sort_hist) clReleaseKernel(p->sort_hist);
@@ -340,7 +343,8 @@ static int same_config(const clscan__config *a, const clscan__config *b)
     return a->type == b->type && a->op == b->op && a->wg == b->wg && a->wg_size == b->wg_size &&
            a->items == b->items && a->stream == b->stream && a->sg == b->sg && a->vec_io == b->vec_io && a->vec4 == b->vec4 && a->atomics64 == b->atomics64 &&
            a->force_fallback == b->force_fallback && a->payload == b->payload && a->sort_key == b->sort_key &&
-           a->sort_value_bytes == b->sort_value_bytes && a->radix_bits == b->radix_bits && a->hist64 == b->hist64;
+           a->sort_value_bytes == b->sort_value_bytes && a->radix_bits == b->radix_bits && a->hist64 == b->hist64 &&
+           a->sat_band == b->sat_band;
 }
 
 static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
@@ -359,6 +363,8 @@ static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
         st = create_kernel(ctx, p->program, "sat_rows", wg, &p->sat_rows);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "sat_cols", wg, &p->sat_cols);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sat_single_pass", wg, &p->sat_single_pass);
     return st;
 }
 

@@ -1,7 +1,46 @@
-/* clscan_summed_area_table: sat_rows scans every row (a work-group a row, tile after tile), then
- * sat_cols adds down every column (a work-item a column). A single row or column is a plain scan and
- * goes through the scan dispatch, which spreads one long line over the whole device. */
+/* clscan_summed_area_table. GPUs: sat_single_pass, one launch that reads and writes the image once
+ * (bands of rows, a look-back down each column). CPUs: sat_rows scans every row, then sat_cols adds
+ * down every column. A single row or column is a plain scan and goes through the scan dispatch, which
+ * spreads one long line over the whole device. */
 #include "internal.h"
+
+/* Both passes: rows (a work-group a row, tile after tile), then columns (a work-item a column). */
+static clscan_status sat_two_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
+                                  size_t width, size_t height)
+{
+    cl_ulong w = width, h = height;
+    const clscan__arg rows[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__VAL(w), CLSCAN__VAL(h)};
+    clscan_status st = clscan__launch(ctx, p, p->sat_rows, "sat_rows", rows, sizeof rows / sizeof rows[0], height);
+    const clscan__arg cols[] = {CLSCAN__MEM(out), CLSCAN__VAL(w), CLSCAN__VAL(h)};
+    size_t groups = width / p->config.wg_size + (width % p->config.wg_size != 0);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__launch(ctx, p, p->sat_cols, "sat_cols", cols, sizeof cols / sizeof cols[0], groups);
+    return st;
+}
+
+/* One launch over bands of sat_band rows; a status slot per column of every band, with the epochs
+ * and counters of the single-pass scan. */
+static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
+                                  size_t width, size_t height)
+{
+    const size_t band = p->config.sat_band, bands = height / band + (height % band != 0);
+    if (bands >= ((size_t)1 << 31) || width > SIZE_MAX / 64 / bands)
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too many status words",
+                            width, height);
+    cl_mem status = NULL;
+    clscan_status st = clscan__sp_state(ctx, bands * width, p->config.atomics64, &status);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    cl_ulong w = width, h = height, bands64 = bands;
+    cl_uint epoch = ctx->sp_epoch + 1, in_place = clscan__same_memory(in, out);
+    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
+                                CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(bands64), CLSCAN__VAL(epoch),
+                                CLSCAN__VAL(in_place)};
+    st = clscan__launch(ctx, p, p->sat_single_pass, "sat_single_pass", args, sizeof args / sizeof args[0], bands);
+    if (st == CLSCAN_SUCCESS)
+        ctx->sp_epoch = epoch;   /* as for the scan: an enqueued launch uses up its epoch */
+    return st;
+}
 
 static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height,
                                  clscan_type type)
@@ -15,16 +54,8 @@ static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, siz
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
-    cl_ulong w = width, h = height;
-    const clscan__arg rows[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__VAL(w), CLSCAN__VAL(h)};
-    st = clscan__launch(ctx, p, p->sat_rows, "sat_rows", rows, sizeof rows / sizeof rows[0], height);
-    const clscan__arg cols[] = {CLSCAN__MEM(out), CLSCAN__VAL(w), CLSCAN__VAL(h)};
-    size_t groups = width / cfg.wg_size + (width % cfg.wg_size != 0);
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->sat_cols, "sat_cols", cols, sizeof cols / sizeof cols[0], groups);
-    return st;
+    return cfg.sat_band ? sat_one_pass(ctx, p, in, out, width, height) : sat_two_pass(ctx, p, in, out, width, height);
 }
-
 clscan_status clscan_summed_area_table(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height,
                                        clscan_type type)
 {

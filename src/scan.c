@@ -88,7 +88,7 @@ static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program
  * else 14: see cl/scan.cl), everything is zeroed and epochs start again. */
 #define SP_STATUS_BYTES_PER_TILE 32   /* two slots (aggregate, prefix) of up to 16 bytes */
 #define SP_EPOCH_LIMIT(wide_words) ((wide_words) ? (1u << 30) : (1u << 14))
-static clscan_status sp_state(clscan_context *ctx, size_t tiles, int wide_words, cl_mem *status)
+clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, int wide_words, cl_mem *status)
 {
     cl_mem before = ctx->scratch[CLSCAN__SCRATCH_STATUS];
     size_t bytes = tiles * SP_STATUS_BYTES_PER_TILE;
@@ -126,7 +126,7 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "single-pass scan of %zu elements needs %zu tiles of %zu; "
                             "at most 2^31 - 1", n, tiles, tile);
     cl_mem status = NULL;
-    clscan_status st = sp_state(ctx, tiles, p->config.atomics64, &status);
+    clscan_status st = clscan__sp_state(ctx, tiles, p->config.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
@@ -156,7 +156,8 @@ clscan__config clscan__config_for(const clscan_context *ctx, clscan_type type, c
     size_t elem = clscan_type_size(type);
     clscan__config cfg = {type, op, wg, t.wg_size, t.items, t.stream, sg, vector_io(ctx, t.items, t.stream, elem),
                           !ctx->portable && ctx->info.base_align >= 4 * elem,
-                          ctx->info.int64_atomics && !ctx->portable, ctx->force_fallback, 0, 0, 0, 0, 0};
+                          ctx->info.int64_atomics && !ctx->portable, ctx->force_fallback, 0, 0, 0, 0, 0,
+                          clscan__context_sat_band(ctx, t, elem)};
     return cfg;
 }
 

@@ -1,7 +1,8 @@
 /* clscan_summed_area_table against a CPU reference (the recurrence S = in + up + left - diagonal, in
  * the unsigned type for integers, so wrap-around matches, and in long double for floats, within
  * terms * eps * the sum of magnitudes): every type, 1x1, 1xN, Nx1, odd sizes, widths around the
- * work-group and tile, in place and not; the other item mode; bad arguments. $CLSCAN_TEST_SEED replays. */
+ * work-group, tile and band, in place and not; the other item mode; the path the policy does not pick
+ * (single-pass bands or two passes) and the forced look-back fallback; bad arguments. $CLSCAN_TEST_SEED replays. */
 #include "internal.h"
 #include "ref.h"
 #include <float.h>
@@ -102,7 +103,8 @@ static void sat_shapes(clscan_type t)
     clscan__tuning tu = clscan__context_tuning(ctx, t);
     size_t wg = tu.wg_size, tile = (size_t)tu.wg_size * tu.items;
     const size_t shapes[][2] = {{1, 1}, {1, 5000}, {5000, 1}, {tile + 1, 1}, {1, tile + 1}, {2, 2}, {37, 53},
-                                {wg - 1, 3}, {wg + 1, 7}, {tile - 1, 3}, {tile + 1, 3}, {3, 1000}, {333, 444}};
+                                {wg - 1, 3}, {wg + 1, 7}, {tile - 1, 3}, {tile + 1, 3}, {3, 1000}, {333, 444},
+                                {wg, 31}, {wg + 1, 33}, {2 * wg, 65}, {wg - 1, 129}};   /* bands of up to 32 rows */
     int failures = 0;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         for (int in_place = 0; in_place < 2; in_place++)
@@ -139,6 +141,40 @@ static void test_sat_other_items_mode(void **state)
     clscan__set_items_mode(ctx, 0);
 }
 
+/* The path the policy does not pick: the single-pass bands on CPUs (every band height, on a GPU-sized
+ * work-group too), the two passes on GPUs; then the single-pass look-back with every unfinished band
+ * added up from the input (the fallback counter must move). */
+static void test_sat_other_path(void **state)
+{
+    (void)state;
+    if (clscan__context_sat_band(ctx, clscan__context_tuning(ctx, CLSCAN_INT32), 4) == 0) {
+        const int bands[] = {1, 4, 32};
+        clscan__set_tuning(ctx, 64, 8);
+        for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++) {
+            clscan__set_sat_band(ctx, bands[b]);
+            sat_shapes(CLSCAN_INT32);
+            sat_shapes(CLSCAN_DOUBLE);
+        }
+        clscan__set_tuning(ctx, 0, 0);
+        clscan__set_sat_band(ctx, 8);   /* the CPU's own work-group size */
+        sat_shapes(CLSCAN_FLOAT);
+    } else {
+        clscan__set_sat_band(ctx, -1);
+        sat_shapes(CLSCAN_INT32);
+        sat_shapes(CLSCAN_FLOAT);
+        clscan__set_sat_band(ctx, 0);
+    }
+    cl_uint before = 0, after = 0;
+    assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
+    clscan__set_force_fallback(ctx, 1);
+    sat_shapes(CLSCAN_UINT32);
+    sat_shapes(CLSCAN_FLOAT);
+    clscan__set_force_fallback(ctx, 0);
+    assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
+    assert_true(after > before);
+    clscan__set_sat_band(ctx, 0);
+}
+
 static void test_sat_bad_arguments(void **state)
 {
     (void)state;
@@ -169,7 +205,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sat_INT32), cmocka_unit_test(test_sat_UINT32), cmocka_unit_test(test_sat_INT64),
         cmocka_unit_test(test_sat_UINT64), cmocka_unit_test(test_sat_FLOAT), cmocka_unit_test(test_sat_DOUBLE),
-        cmocka_unit_test(test_sat_other_items_mode), cmocka_unit_test(test_sat_bad_arguments),
+        cmocka_unit_test(test_sat_other_items_mode), cmocka_unit_test(test_sat_other_path),
+        cmocka_unit_test(test_sat_bad_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
