@@ -3,9 +3,9 @@
  * SAT_BAND rows in the order of an atomic counter and walk each band left to right in chunks of
  * WG_SIZE columns; a column's sum over the rows above the band comes from a decoupled look-back over
  * the bands above, column by column, with the status words of the single-pass scan.
- * CPUs: sat_rows scans each row (a work-group a row, tile after tile), then sat_cols adds down the
- * columns (a work-item a column; neighbours hold neighbouring columns, so each row step is one
- * coalesced access). */
+ * CPUs: a work-item a band of rows, in three launches: column sums of each band, their exclusive scan
+ * down the bands, then each band's table row after row (the row above in the core's cache), seeded
+ * with the sums above it: the image is read twice and written once, all in long sequential runs. */
 #ifndef SAT_BAND
 #define SAT_BAND 0
 #endif
@@ -13,30 +13,80 @@
 #define SAT_SEGS (WG_SIZE / SAT_ROWS)           /* work-items along one row of a chunk in the row phase */
 #define SAT_SEG_LEN (WG_SIZE / SAT_SEGS)        /* the columns each of them scans */
 
+/* ---- CPUs: three short launches over bands of `rows` rows, a work-item a band --------------------- */
+/* sums[b][x]: column x summed over band b (the image read once, row after row). */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void sat_rows(__global const CLSCAN_T *in, __global CLSCAN_T *out, ulong width, ulong height)
+void sat_band_sums(__global const CLSCAN_T *restrict in, __global CLSCAN_T *restrict sums, ulong width,
+                   ulong height, ulong rows, ulong num_bands)
 {
-    __local CLSCAN_T tile[TILE_LOCAL];
-    __local CLSCAN_T scratch[WG_SCAN_LOCAL];
-    for (ulong y = get_group_id(0); y < height; y += get_num_groups(0)) {
-        const ulong start = y * width, end = start + width;
-        CLSCAN_T carry = CLSCAN_IDENTITY;
-        for (ulong base = start; base < end; base += TILE)
-            carry = CLSCAN_OP(carry, wg_scan_tile(in, out, base, end, 0, carry, tile, scratch));
-    }
-}
-
-__kernel void sat_cols(__global CLSCAN_T *out, ulong width, ulong height)
-{
-    for (ulong x = get_global_id(0); x < width; x += get_global_size(0)) {
-        CLSCAN_T acc = CLSCAN_IDENTITY;
-        for (ulong y = 0; y < height; y++) {
-            acc = CLSCAN_OP(acc, out[y * width + x]);
-            out[y * width + x] = acc;
+    for (ulong b = get_global_id(0); b < num_bands; b += get_global_size(0)) {
+        __global CLSCAN_T *restrict sum = sums + b * width;   /* never the image: vector adds */
+        const ulong y_end = min(height, (b + 1) * rows);
+        for (ulong x = 0; x < width; x++)
+            sum[x] = CLSCAN_IDENTITY;
+        for (ulong y = b * rows; y < y_end; y++) {
+            __global const CLSCAN_T *restrict row = in + y * width;
+            for (ulong x = 0; x < width; x++)
+                sum[x] = CLSCAN_OP(sum[x], row[x]);
         }
     }
 }
 
+/* sums[b][x] becomes column x summed over every band above b (an exclusive scan down each column). */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_band_offsets(__global CLSCAN_T *sums, ulong width, ulong num_bands)
+{
+    for (ulong x = get_global_id(0); x < width; x += get_global_size(0)) {
+        CLSCAN_T acc = CLSCAN_IDENTITY;
+        for (ulong b = 0; b < num_bands; b++) {
+            CLSCAN_T v = sums[b * width + x];
+            sums[b * width + x] = acc;
+            acc = CLSCAN_OP(acc, v);
+        }
+    }
+}
+
+/* Each band's table in sequence: out[y][x] = (row y summed to x) + out[y-1][x], where the row above
+ * the band's first one is the running sum along x of the column sums above the band. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_band_tables(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *above,
+                     ulong width, ulong height, ulong rows, ulong num_bands)
+{
+    for (ulong b = get_global_id(0); b < num_bands; b += get_global_size(0)) {
+        const ulong y0 = b * rows, y_end = min(height, y0 + rows);
+        CLSCAN_T row = CLSCAN_IDENTITY, up = CLSCAN_IDENTITY;
+        for (ulong x = 0; x < width; x++) {
+            up = CLSCAN_OP(up, above[b * width + x]);
+            row = CLSCAN_OP(row, in[y0 * width + x]);
+            out[y0 * width + x] = CLSCAN_OP(up, row);
+        }
+        /* Four rows at a time: four independent running sums along x instead of one chain of adds
+         * (each add waits on the last), the same additions in the same order. */
+        ulong y = y0 + 1;
+        for (; y + 4 <= y_end; y += 4) {
+            CLSCAN_T r0 = CLSCAN_IDENTITY, r1 = CLSCAN_IDENTITY, r2 = CLSCAN_IDENTITY, r3 = CLSCAN_IDENTITY;
+            __global CLSCAN_T *o = out + y * width;
+            __global const CLSCAN_T *i = in + y * width;
+            for (ulong x = 0; x < width; x++) {
+                r0 = CLSCAN_OP(r0, i[x]);
+                r1 = CLSCAN_OP(r1, i[width + x]);
+                r2 = CLSCAN_OP(r2, i[2 * width + x]);
+                r3 = CLSCAN_OP(r3, i[3 * width + x]);
+                CLSCAN_T s0 = CLSCAN_OP(o[x - width], r0), s1 = CLSCAN_OP(s0, r1), s2 = CLSCAN_OP(s1, r2);
+                o[x] = s0, o[width + x] = s1, o[2 * width + x] = s2, o[3 * width + x] = CLSCAN_OP(s2, r3);
+            }
+        }
+        for (; y < y_end; y++) {
+            row = CLSCAN_IDENTITY;
+            for (ulong x = 0; x < width; x++) {
+                row = CLSCAN_OP(row, in[y * width + x]);
+                out[y * width + x] = CLSCAN_OP(out[(y - 1) * width + x], row);
+            }
+        }
+    }
+}
+
+/* ---- GPUs: one pass ------------------------------------------------------------------------------ */
 /* Column x of band j, added up from the input: the fallback when band j has not published it. */
 CLSCAN_T sat_band_column(__global const CLSCAN_T *in, ulong j, ulong x, ulong width)
 {

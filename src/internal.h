@@ -17,7 +17,8 @@
 #define CLSCAN__SCRATCH_SORT_VALUES (CLSCAN__MAX_LEVELS + 5) /* the second value buffer */
 #define CLSCAN__SCRATCH_SORT_HIST (CLSCAN__MAX_LEVELS + 6)   /* digit counts, then their offsets */
 #define CLSCAN__SCRATCH_SORT_VARYING (CLSCAN__MAX_LEVELS + 7) /* the bits in which keys differ */
-#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 8)
+#define CLSCAN__SCRATCH_SAT_SUMS (CLSCAN__MAX_LEVELS + 8)   /* summed-area tables on CPUs: band sums */
+#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 9)
 #define CLSCAN__NAME_LEN 256
 
 /* ---- errors (status.c) --------------------------------------------------- */
@@ -113,7 +114,7 @@ clscan_wg_algorithm clscan__policy_wg(const clscan__device_info *dev, clscan_typ
  * (radix_bits 1: the 1-bit split reference path). */
 typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; } clscan__sort_tuning;
 clscan__sort_tuning clscan__policy_sort(const clscan__device_info *dev, size_t key_bytes);
-/* Summed-area tables: rows per band of the single-pass kernel (0: two passes, rows then columns). */
+/* Summed-area tables: rows per band of the single-pass kernel (0: the CPU shape, a work-item a band). */
 unsigned clscan__policy_sat_band(const clscan__device_info *dev);
 /* Whether this build of the library implements the pair (the rest are CLSCAN_UNSUPPORTED). */
 int clscan__algorithm_implemented(clscan_strategy strategy, clscan_wg_algorithm wg);
@@ -137,14 +138,14 @@ typedef struct clscan__config {
     unsigned sort_value_bytes;      /* sorts: 0 (keys only), 4 or 8 */
     unsigned radix_bits;            /* sorts: digit bits a pass (1: the split reference path) */
     int hist64;                     /* sorts: 64-bit counts and offsets (n past 2^32) */
-    unsigned sat_band;              /* rows per band of sat_single_pass; 0: the two-pass tables */
+    unsigned sat_band;              /* rows per band of sat_single_pass; 0: the CPU's band tables */
 } clscan__config;
 
 typedef struct clscan__program {
     clscan__config config;
     cl_program program;
     cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_partials;   /* scan programs */
-    cl_kernel sat_rows, sat_cols, sat_single_pass;                                   /* (also) */
+    cl_kernel sat_band_sums, sat_band_offsets, sat_band_tables, sat_single_pass;     /* (also) */
     cl_kernel count_tiles, compact_tiles;                                            /* compaction */
     cl_kernel sort_hist, sort_scatter, sort_home, split_flags, split_scatter;        /* sorts */
     struct clscan__program *next;
@@ -184,7 +185,7 @@ struct clscan_context {
     int force_fallback;             /* tests, or $CLSCAN_FORCE_LOOKBACK_FALLBACK=1 */
     int items_mode;                 /* tests: 0 the policy's, 1 items in registers, 2 streamed */
     unsigned sort_radix_bits;       /* tests: 0 the policy's, 1 the split reference path, else bits */
-    int sat_band;                   /* tests: 0 the policy's, -1 two passes, else rows per band */
+    int sat_band;                   /* tests: 0 the policy's, -1 the CPU shape, else rows per band */
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
     char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
     cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
@@ -230,7 +231,7 @@ void clscan__set_portable(clscan_context *ctx, int portable);
 void clscan__set_items_mode(clscan_context *ctx, int mode);
 /* Internal, for tests: digit bits of later sorts (0 the policy's, 1 the split reference path). */
 void clscan__set_sort_radix(clscan_context *ctx, unsigned bits);
-/* Internal, for tests: rows per band of later summed-area tables (0 the policy's; -1 two passes). */
+/* Internal, for tests: rows per band of later summed-area tables (0 the policy's; -1 the CPU shape). */
 void clscan__set_sat_band(clscan_context *ctx, int band);
 /* Internal, for tests: make every look-back that meets an unfinished tile take the fallback. */
 void clscan__set_force_fallback(clscan_context *ctx, int force);

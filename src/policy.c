@@ -11,7 +11,7 @@ typedef struct policy_row {
     int stream;                  /* items read twice from memory instead of held in registers */
     size_t rts8_from, rts8_to;   /* 8-byte elements: reduce-then-scan for n in [from, to) */
     unsigned sort_wg, sort_items4, sort_items8, radix_bits;   /* radix sorts, by key width */
-    unsigned sat_band;           /* summed-area tables: rows per single-pass band (0: two passes) */
+    unsigned sat_band;           /* summed-area tables: rows per single-pass band (0: a work-item a band) */
 } policy_row;
 
 static const policy_row table[] = {

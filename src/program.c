@@ -315,8 +315,9 @@ static void program_free(clscan__program *p)
     if (p->reduce_tiles) clReleaseKernel(p->reduce_tiles);
     if (p->reduce_partials) clReleaseKernel(p->reduce_partials);
     if (p->single_pass) clReleaseKernel(p->single_pass);
-    if (p->sat_rows) clReleaseKernel(p->sat_rows);
-    if (p->sat_cols) clReleaseKernel(p->sat_cols);
+    if (p->sat_band_sums) clReleaseKernel(p->sat_band_sums);
+    if (p->sat_band_offsets) clReleaseKernel(p->sat_band_offsets);
+    if (p->sat_band_tables) clReleaseKernel(p->sat_band_tables);
     if (p->sat_single_pass) clReleaseKernel(p->sat_single_pass);
     if (p->count_tiles) clReleaseKernel(p->count_tiles);
     if (p->compact_tiles) clReleaseKernel(p->compact_tiles);
@@ -360,9 +361,11 @@ static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "reduce_partials", wg, &p->reduce_partials);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_rows", wg, &p->sat_rows);
+        st = create_kernel(ctx, p->program, "sat_band_sums", wg, &p->sat_band_sums);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_cols", wg, &p->sat_cols);
+        st = create_kernel(ctx, p->program, "sat_band_offsets", wg, &p->sat_band_offsets);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sat_band_tables", wg, &p->sat_band_tables);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "sat_single_pass", wg, &p->sat_single_pass);
     return st;

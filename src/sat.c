@@ -1,20 +1,32 @@
 /* clscan_summed_area_table. GPUs: sat_single_pass, one launch that reads and writes the image once
- * (bands of rows, a look-back down each column). CPUs: sat_rows scans every row, then sat_cols adds
- * down every column. A single row or column is a plain scan and goes through the scan dispatch, which
+ * (bands of rows, a look-back down each column). CPUs: a work-item a band of rows, in three launches
+ * (band column sums, their scan down the bands, each band's table). A single row or column is a plain scan and goes through the scan dispatch, which
  * spreads one long line over the whole device. */
 #include "internal.h"
 
-/* Both passes: rows (a work-group a row, tile after tile), then columns (a work-item a column). */
-static clscan_status sat_two_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
-                                  size_t width, size_t height)
+/* CPUs: enough bands of whole rows to keep every core busy (eight a compute unit); a work-item each. */
+static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
+                                   size_t width, size_t height, size_t elem)
 {
-    cl_ulong w = width, h = height;
-    const clscan__arg rows[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__VAL(w), CLSCAN__VAL(h)};
-    clscan_status st = clscan__launch(ctx, p, p->sat_rows, "sat_rows", rows, sizeof rows / sizeof rows[0], height);
-    const clscan__arg cols[] = {CLSCAN__MEM(out), CLSCAN__VAL(w), CLSCAN__VAL(h)};
-    size_t groups = width / p->config.wg_size + (width % p->config.wg_size != 0);
+    size_t want = 8 * (size_t)ctx->info.compute_units, rows = height / want + (height % want != 0);
+    const size_t bands = height / rows + (height % rows != 0), wg = p->config.wg_size;
+    if (width > SIZE_MAX / elem / bands)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "a %zu x %zu summed-area table overflows size_t", width, height);
+    cl_mem sums = NULL;
+    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, bands * width * elem, &sums);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    cl_ulong w = width, h = height, r = rows, bands64 = bands;
+    const clscan__arg sum_args[] = {CLSCAN__MEM(in), CLSCAN__MEM(sums), CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(r),
+                                    CLSCAN__VAL(bands64)};
+    const clscan__arg off_args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
+    const clscan__arg table_args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(sums), CLSCAN__VAL(w),
+                                      CLSCAN__VAL(h), CLSCAN__VAL(r), CLSCAN__VAL(bands64)};
+    st = clscan__launch(ctx, p, p->sat_band_sums, "sat_band_sums", sum_args, 6, bands / wg + 1);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->sat_cols, "sat_cols", cols, sizeof cols / sizeof cols[0], groups);
+        st = clscan__launch(ctx, p, p->sat_band_offsets, "sat_band_offsets", off_args, 3, width / wg + 1);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__launch(ctx, p, p->sat_band_tables, "sat_band_tables", table_args, 7, bands / wg + 1);
     return st;
 }
 
@@ -54,7 +66,8 @@ static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, siz
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
-    return cfg.sat_band ? sat_one_pass(ctx, p, in, out, width, height) : sat_two_pass(ctx, p, in, out, width, height);
+    return cfg.sat_band ? sat_one_pass(ctx, p, in, out, width, height)
+                        : sat_cpu_bands(ctx, p, in, out, width, height, clscan_type_size(type));
 }
 clscan_status clscan_summed_area_table(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height,
                                        clscan_type type)

@@ -2,7 +2,7 @@
  * the unsigned type for integers, so wrap-around matches, and in long double for floats, within
  * terms * eps * the sum of magnitudes): every type, 1x1, 1xN, Nx1, odd sizes, widths around the
  * work-group, tile and band, in place and not; the other item mode; the path the policy does not pick
- * (single-pass bands or two passes) and the forced look-back fallback; bad arguments. $CLSCAN_TEST_SEED replays. */
+ * (single-pass bands or a work-item a band) and the forced look-back fallback; bad arguments. $CLSCAN_TEST_SEED replays. */
 #include "internal.h"
 #include "ref.h"
 #include <float.h>
@@ -142,7 +142,7 @@ static void test_sat_other_items_mode(void **state)
 }
 
 /* The path the policy does not pick: the single-pass bands on CPUs (every band height, on a GPU-sized
- * work-group too), the two passes on GPUs; then the single-pass look-back with every unfinished band
+ * work-group too), the CPU's band tables on GPUs; then the single-pass look-back with every unfinished band
  * added up from the input (the fallback counter must move). */
 static void test_sat_other_path(void **state)
 {
