@@ -87,6 +87,17 @@ void sat_band_tables(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
 }
 
 /* ---- GPUs: one pass ------------------------------------------------------------------------------ */
+#ifndef SAT_PREFETCH
+#define SAT_PREFETCH 1         /* 0 (experiments): load each chunk only when it is its turn */
+#endif
+
+/* Column x of rows y0 .. y0+rows-1 (identity past the image's edge). */
+void sat_load_column(__global const CLSCAN_T *in, CLSCAN_T col[SAT_ROWS], ulong y0, uint rows, ulong x, ulong width)
+{
+    for (uint r = 0; r < SAT_ROWS; r++)
+        col[r] = x < width && r < rows ? in[(y0 + r) * width + x] : CLSCAN_IDENTITY;
+}
+
 /* Column x of band j, added up from the input: the fallback when band j has not published it. */
 CLSCAN_T sat_band_column(__global const CLSCAN_T *in, ulong j, ulong x, ulong width)
 {
@@ -104,31 +115,35 @@ CLSCAN_T sat_band_column(__global const CLSCAN_T *in, ulong j, ulong x, ulong wi
 CLSCAN_T sat_look_back(__global const CLSCAN_T *in, __global sp_word *status, ulong b, ulong x, ulong width,
                        uint epoch, uint in_place, __global uint *fallbacks)
 {
-    (void)in_place;            /* read only when the fallback is forced */
     CLSCAN_T acc = CLSCAN_IDENTITY, v;
     long j = (long)b - 1;
     uint spins = 0;
+    /* Forced (tests): aggregates are ignored, the nearest band is always added up from the input, and
+     * out of place that sum is used even where the band has published, so that it is what is tested. */
+#if defined(SP_FORCE_FALLBACK)
+    const int forced = 1, trust = in_place;
+#else
+    const int forced = 0, trust = 1;
+#endif
     while (j >= 0) {
         const ulong slot = (ulong)j * width + x;
-        if (sp_read_slot(status, slot, SP_FLAG_P, epoch, &v))
-            return CLSCAN_OP(v, acc);
-#if !defined(SP_FORCE_FALLBACK)
-        if (sp_read_slot(status, slot, SP_FLAG_A, epoch, &v)) {
-            acc = CLSCAN_OP(v, acc), j--, spins = 0;
-            continue;
+        if (!(forced && j == (long)b - 1)) {
+            if (sp_read_slot(status, slot, SP_FLAG_P, epoch, &v))
+                return CLSCAN_OP(v, acc);
+            if (!forced && sp_read_slot(status, slot, SP_FLAG_A, epoch, &v)) {
+                acc = CLSCAN_OP(v, acc), j--, spins = 0;
+                continue;
+            }
+            if (++spins <= SP_SPIN_LIMIT)
+                continue;
         }
-#endif
-        if (++spins <= SP_SPIN_LIMIT)
-            continue;
         CLSCAN_T agg = sat_band_column(in, (ulong)j, x, width);
         atomic_inc(fallbacks);
-        if (sp_read_slot(status, slot, SP_FLAG_P, epoch, &v))
+        if (trust && sp_read_slot(status, slot, SP_FLAG_P, epoch, &v))
             return CLSCAN_OP(v, acc);
-        int published = sp_read_slot(status, slot, SP_FLAG_A, epoch, &v);
-#if defined(SP_FORCE_FALLBACK)
-        published &= in_place;
-#endif
-        acc = CLSCAN_OP(published ? v : agg, acc), j--, spins = 0;
+        if (trust && sp_read_slot(status, slot, SP_FLAG_A, epoch, &v))
+            agg = v;
+        acc = CLSCAN_OP(agg, acc), j--, spins = 0;
     }
     return acc;
 }
@@ -164,14 +179,21 @@ void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
         const uint rows = height - y0 < SAT_ROWS ? (uint)(height - y0) : SAT_ROWS;
         if (lid < SAT_ROWS)
             carry[lid] = CLSCAN_IDENTITY;
+        CLSCAN_T col[SAT_ROWS];
+#if SAT_PREFETCH
+        CLSCAN_T ahead[SAT_ROWS];
+#endif
+        sat_load_column(in, col, y0, rows, lid, width);
         for (ulong x0 = 0; x0 < width; x0 += WG_SIZE) {
             const ulong x = x0 + lid;
             const int live = x < width;
-            CLSCAN_T col[SAT_ROWS], sum = CLSCAN_IDENTITY;
-            for (uint r = 0; r < SAT_ROWS; r++)
-                col[r] = live && r < rows ? in[(y0 + r) * width + x] : CLSCAN_IDENTITY;
+            CLSCAN_T sum = CLSCAN_IDENTITY;
             for (uint r = 0; r < SAT_ROWS; r++)
                 col[r] = sum = CLSCAN_OP(sum, col[r]);
+#if SAT_PREFETCH
+            /* The next chunk's loads go out now and land while this chunk looks back and scans. */
+            sat_load_column(in, ahead, y0, rows, x + WG_SIZE, width);
+#endif
             CLSCAN_T above = CLSCAN_IDENTITY;
             if (live && b > 0) {
                 sp_publish(status, b * width + x, SP_FLAG_A, epoch, sum);
@@ -204,6 +226,12 @@ void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
                 if (live)
                     out[(y0 + r) * width + x] = tile[PAD(r * WG_SIZE + lid)];
             barrier(CLK_LOCAL_MEM_FENCE);   /* the tile is free for the next chunk */
+#if SAT_PREFETCH
+            for (uint r = 0; r < SAT_ROWS; r++)
+                col[r] = ahead[r];
+#else
+            sat_load_column(in, col, y0, rows, x + WG_SIZE, width);
+#endif
         }
     }
 }

@@ -67,7 +67,8 @@ void reduce_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *tile_totals, u
 #define SP_WINDOW (WG_SIZE < 32 ? WG_SIZE : 32)   /* predecessors read per look-back round */
 
 /* Loads of status words are atomics that change nothing, the only loads OpenCL C 1.2 promises to
- * see other groups' atomics. SP_VOLATILE_READS (experiments) reads them as volatile loads. */
+ * see other groups' atomics. SP_VOLATILE_READS (NVIDIA GPUs, from device.c) reads them as volatile
+ * loads, which go to L2 there; a stale word carries an old tag and reads as unpublished. */
 #if defined(SP_ATOMIC64)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 typedef ulong sp_word;

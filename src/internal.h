@@ -41,6 +41,7 @@ typedef struct clscan__device_info {
     cl_ulong local_mem, max_alloc, global_mem;
     cl_uint base_align;             /* bytes every buffer and sub-buffer start is aligned to */
     int fp64, int64, int64_atomics, is_nvidia;
+    int volatile_status;            /* look-back status words read by volatile loads (see device.c) */
     clscan__subgroup_kind subgroups;
 } clscan__device_info;
 
@@ -139,6 +140,7 @@ typedef struct clscan__config {
     unsigned radix_bits;            /* sorts: digit bits a pass (1: the split reference path) */
     int hist64;                     /* sorts: 64-bit counts and offsets (n past 2^32) */
     unsigned sat_band;              /* rows per band of sat_single_pass; 0: the CPU's band tables */
+    int volatile_reads;             /* status words read by volatile loads, not atomics */
 } clscan__config;
 
 typedef struct clscan__program {
@@ -181,7 +183,7 @@ struct clscan_context {
     clscan__program *programs;
     cl_mem scratch[CLSCAN__SCRATCH_SLOTS];
     size_t scratch_bytes[CLSCAN__SCRATCH_SLOTS];
-    int portable;                   /* tests: local-memory sub-groups, scalar tile loads, 32-bit atomics */
+    int portable;                   /* tests: local-memory sub-groups, scalar tile loads, 32-bit atomic status */
     int force_fallback;             /* tests, or $CLSCAN_FORCE_LOOKBACK_FALLBACK=1 */
     int items_mode;                 /* tests: 0 the policy's, 1 items in registers, 2 streamed */
     unsigned sort_radix_bits;       /* tests: 0 the policy's, 1 the split reference path, else bits */
@@ -225,7 +227,7 @@ unsigned clscan__context_sat_band(const clscan_context *ctx, clscan__tuning t, s
 /* Internal, for tests and experiments: force wg_size/items (0, 0 returns to the policy). */
 void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items);
 /* Internal, for tests: run only the portable paths (local-memory sub-groups, scalar tile loads,
- * 32-bit status words). */
+ * 32-bit status words read by atomics). */
 void clscan__set_portable(clscan_context *ctx, int portable);
 /* Internal, for tests: 0 the policy's item mode, 1 items held in registers, 2 streamed. */
 void clscan__set_items_mode(clscan_context *ctx, int mode);

@@ -52,10 +52,12 @@ static int sort_defines(const clscan__config *cfg, char *buf, size_t len)
 
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
-    char sort[256], sat[32] = "";
+    char sort[256], sat[64] = "";
     sort_defines(cfg, sort, sizeof sort);
     if (cfg->sat_band)
         snprintf(sat, sizeof sat, "#define SAT_BAND %u\n", cfg->sat_band);
+    if (cfg->volatile_reads)
+        snprintf(sat + strlen(sat), sizeof sat - strlen(sat), "%s", "#define SP_VOLATILE_READS\n");
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
                     "#define WG_SIZE %u\n#define ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s%s%s",
@@ -345,7 +347,7 @@ static int same_config(const clscan__config *a, const clscan__config *b)
            a->items == b->items && a->stream == b->stream && a->sg == b->sg && a->vec_io == b->vec_io && a->vec4 == b->vec4 && a->atomics64 == b->atomics64 &&
            a->force_fallback == b->force_fallback && a->payload == b->payload && a->sort_key == b->sort_key &&
            a->sort_value_bytes == b->sort_value_bytes && a->radix_bits == b->radix_bits && a->hist64 == b->hist64 &&
-           a->sat_band == b->sat_band;
+           a->sat_band == b->sat_band && a->volatile_reads == b->volatile_reads;
 }
 
 static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)

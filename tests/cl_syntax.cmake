@@ -30,11 +30,12 @@ set(all "${WORK_DIR}/upto-sat.cl.cl")
 foreach(type IN LISTS types)
   check("${all}" "vector loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_SUBGROUP
         -DCLSCAN_VEC_IO -DCLSCAN_VEC4 -DITEMS=16 -DSP_ATOMIC64)
-  check("${all}" "32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DSP_FORCE_FALLBACK)
+  check("${all}" "32-bit status words, forced fallback, summed-area bands" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
+        -DSP_FORCE_FALLBACK -DSAT_BAND=4)
   check("${all}" "streamed items (CPUs)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS_STREAM -DITEMS=4096
         -DWG_SIZE=8)
   check("${all}" "NVIDIA PTX sub-groups" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
-        -DWG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX)
+        -DWG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DSAT_BAND=32 -DSP_VOLATILE_READS)
   # clang declares the cl_khr_subgroups built-ins for OpenCL C 2.0 only.
   foreach(op ADD MUL)
     check("${all}" "cl_khr_subgroups" -cl-std=CL2.0 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op}
@@ -53,4 +54,17 @@ foreach(bytes 4 8)
   check("${compact}" "compaction, streamed items" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes}
         -DCLSCAN_ITEMS_STREAM -DITEMS=4096 -DWG_SIZE=8)
 endforeach()
-message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole program in 6 variants, the compaction program in 8")
+# The sort program: the layers, then sort.cl, packed ulong counters; every key kind and width, values
+# of 0, 4 or 8 bytes, 64-bit counts, and the CPU shape (a work-group of one).
+file(READ "${CL_DIR}/sort.cl" sort_text)
+set(sort "${WORK_DIR}/sort-program.cl")
+file(WRITE "${sort}" "${layers_text}\n${sort_text}")
+foreach(key "-DSORT_KEY_BYTES=4" "-DSORT_KEY_BYTES=4;-DSORT_KEY_SIGNED" "-DSORT_KEY_BYTES=8;-DSORT_KEY_FLOAT")
+  foreach(values 0 4 8)
+    check("${sort}" "sort" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 ${key} -DSORT_VALUE_BYTES=${values} -DRADIX_BITS=8
+          -DITEMS=16)
+  endforeach()
+endforeach()
+check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DSORT_KEY_BYTES=8
+      -DSORT_VALUE_BYTES=4 -DSORT_HIST64 -DWG_SIZE=1 -DITEMS=8192 -DRADIX_BITS=4)
+message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole program in 6 variants, the compaction program in 8, the sort program in 10")

@@ -173,6 +173,10 @@ static void test_sat_other_path(void **state)
     assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
     assert_true(after > before);
     clscan__set_sat_band(ctx, 0);
+    clscan__set_portable(ctx, 1);   /* status words read by atomics where the policy reads them volatile */
+    sat_shapes(CLSCAN_INT32);
+    sat_shapes(CLSCAN_FLOAT);
+    clscan__set_portable(ctx, 0);
 }
 
 static void test_sat_bad_arguments(void **state)
