@@ -341,7 +341,9 @@ clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type typ
  * to the work-group size, halved until the band's tile and tables fit in local memory. */
 unsigned clscan__context_sat_band(const clscan_context *ctx, clscan__tuning t, size_t elem)
 {
-    unsigned band = ctx->sat_band < 0 ? 0 : ctx->sat_band > 0 ? (unsigned)ctx->sat_band : clscan__policy_sat_band(&ctx->info);
+    unsigned band = ctx->sat_band < 0   ? 0
+                    : ctx->sat_band > 0 ? (unsigned)ctx->sat_band
+                                        : clscan__policy_sat_band(&ctx->info);
     if (band == 0)
         return 0;
     band = floor_pow2(band < 32 ? band : 32);

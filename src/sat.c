@@ -1,7 +1,7 @@
 /* clscan_summed_area_table. GPUs: sat_single_pass, one launch that reads and writes the image once
  * (bands of rows, a look-back down each column). CPUs: a work-item a band of rows, in three launches
- * (band column sums, their scan down the bands, each band's table). A single row or column is a plain scan and goes through the scan dispatch, which
- * spreads one long line over the whole device. */
+ * (band column sums, their scan down the bands, each band's table). A single row or column is a plain
+ * scan and goes through the scan dispatch, which spreads one long line over the whole device. */
 #include "internal.h"
 
 /* CPUs: enough bands of whole rows to keep every core busy (eight a compute unit); a work-item each. */
@@ -10,9 +10,7 @@ static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p
 {
     size_t want = 8 * (size_t)ctx->info.compute_units, rows = height / want + (height % want != 0);
     const size_t bands = height / rows + (height % rows != 0), wg = p->config.wg_size;
-    if (width > SIZE_MAX / elem / bands)
-        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "a %zu x %zu summed-area table overflows size_t", width, height);
-    cl_mem sums = NULL;
+    cl_mem sums = NULL;   /* bands x width elements: no more than the image, whose size was checked */
     clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, bands * width * elem, &sums);
     if (st != CLSCAN_SUCCESS)
         return st;
@@ -22,11 +20,14 @@ static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p
     const clscan__arg off_args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
     const clscan__arg table_args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(sums), CLSCAN__VAL(w),
                                       CLSCAN__VAL(h), CLSCAN__VAL(r), CLSCAN__VAL(bands64)};
-    st = clscan__launch(ctx, p, p->sat_band_sums, "sat_band_sums", sum_args, 6, bands / wg + 1);
+#define COUNT(a) (sizeof a / sizeof a[0])
+    st = clscan__launch(ctx, p, p->sat_band_sums, "sat_band_sums", sum_args, COUNT(sum_args), bands / wg + 1);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->sat_band_offsets, "sat_band_offsets", off_args, 3, width / wg + 1);
+        st = clscan__launch(ctx, p, p->sat_band_offsets, "sat_band_offsets", off_args, COUNT(off_args), width / wg + 1);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->sat_band_tables, "sat_band_tables", table_args, 7, bands / wg + 1);
+        st = clscan__launch(ctx, p, p->sat_band_tables, "sat_band_tables", table_args, COUNT(table_args),
+                            bands / wg + 1);
+#undef COUNT
     return st;
 }
 
@@ -69,6 +70,7 @@ static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, siz
     return cfg.sat_band ? sat_one_pass(ctx, p, in, out, width, height)
                         : sat_cpu_bands(ctx, p, in, out, width, height, clscan_type_size(type));
 }
+
 clscan_status clscan_summed_area_table(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height,
                                        clscan_type type)
 {

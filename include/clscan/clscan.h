@@ -126,7 +126,8 @@ CLSCAN_API clscan_status clscan_sort(clscan_context *ctx, cl_mem keys, size_t n,
 CLSCAN_API clscan_status clscan_sort_by_key(clscan_context *ctx, cl_mem keys, cl_mem values, size_t n, clscan_type key_type, clscan_type value_type);
 
 /* Summed-area table of a row-major width x height image: out[y][x] = sum of in[j][i] for all j <= y,
- * i <= x (integer sums wrap). in == out is allowed. Enqueued; returns at once. */
+ * i <= x (integer sums wrap). in == out is allowed. Enqueued; returns at once. On GPUs its look-back
+ * status (32 bytes per column per band of 32 rows) stays in the context's scratch for later calls. */
 CLSCAN_API clscan_status clscan_summed_area_table(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height, clscan_type type);
 
 /* ---- host-memory conveniences (blocking) -------------------------------- */
