@@ -197,7 +197,10 @@ CLSCAN_T sp_look_back(__global const CLSCAN_T *in, ulong n, __global sp_word *st
             CLSCAN_T v = CLSCAN_IDENTITY;
             uint f = j - (long)lid >= 0 ? sp_read(status, (ulong)(j - lid), epoch, &v) : 0;
 #if defined(SP_FORCE_FALLBACK)
-            if (f == SP_FLAG_A)
+            /* Forced: aggregates count as unpublished, and so does everything of the nearest tile, so
+             * that every tile after the first reduces it from the input, however the groups were
+             * scheduled (on CPUs they run nearly in order and would find it done). */
+            if (f == SP_FLAG_A || j - (long)lid == (long)t - 1)
                 f = 0;
 #endif
             sh->flag[lid] = f;
