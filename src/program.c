@@ -52,21 +52,20 @@ static int sort_defines(const clscan__config *cfg, char *buf, size_t len)
 
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
-    char sort[256], sat[64] = "";
+    char sort[256], sat[32] = "";
     sort_defines(cfg, sort, sizeof sort);
     if (cfg->sat_band)
         snprintf(sat, sizeof sat, "#define SAT_BAND %u\n", cfg->sat_band);
-    if (cfg->volatile_reads)
-        snprintf(sat + strlen(sat), sizeof sat - strlen(sat), "%s", "#define SP_VOLATILE_READS\n");
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
-                    "#define WG_SIZE %u\n#define ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s%s%s",
+                    "#define WG_SIZE %u\n#define ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s%s%s%s",
                     type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
                     cfg->payload,
                     cfg->stream ? "#define CLSCAN_ITEMS_STREAM\n" : "", sg_define(cfg->sg), cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "",
                     cfg->vec4 ? "#define CLSCAN_VEC4\n" : "",
                     cfg->atomics64 ? "#define SP_ATOMIC64\n" : "",
-                    cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "", sort, sat);
+                    cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "", sort, sat,
+                    cfg->volatile_reads ? "#define SP_VOLATILE_READS\n" : "");
 }
 
 /* ---- hashing: two independent 64-bit FNV-1a streams make the 128-bit key --------------------- */

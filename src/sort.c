@@ -65,17 +65,24 @@ static clscan_status sort_buffers_get(clscan_context *ctx, const clscan__config 
     return st;
 }
 
-/* The keys' (and values') pair of buffers as kernel arguments: A is the caller's, B the scratch. */
-static size_t pair_args(const sort_args *a, const sort_buffers *b, clscan__arg *args)
+/* The keys' (and values') pair of buffers as kernel arguments: A, the caller's, then B, the scratch;
+ * swapped, B then A. */
+static size_t pair_args(const sort_args *a, const sort_buffers *b, int swapped, clscan__arg *args)
 {
     size_t count = 0;
-    args[count++] = CLSCAN__MEM(a->keys);
-    args[count++] = CLSCAN__MEM(b->keys_b);
+    args[count++] = swapped ? CLSCAN__MEM(b->keys_b) : CLSCAN__MEM(a->keys);
+    args[count++] = swapped ? CLSCAN__MEM(a->keys) : CLSCAN__MEM(b->keys_b);
     if (a->by_key) {
-        args[count++] = CLSCAN__MEM(a->values);
-        args[count++] = CLSCAN__MEM(b->values_b);
+        args[count++] = swapped ? CLSCAN__MEM(b->values_b) : CLSCAN__MEM(a->values);
+        args[count++] = swapped ? CLSCAN__MEM(a->values) : CLSCAN__MEM(b->values_b);
     }
     return count;
+}
+
+/* The type the counts (and their scan) are held in. */
+static clscan_type count_type(const clscan__config *cfg)
+{
+    return cfg->hist64 ? CLSCAN_UINT64 : CLSCAN_UINT32;
 }
 
 /* Multi-bit LSD: every pass is enqueued; the kernels of a pass whose digit never varies return at once. */
@@ -97,10 +104,9 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
                                     CLSCAN__VAL(shift), CLSCAN__VAL(flags)};
         st = clscan__launch(ctx, p, p->sort_hist, "sort_hist", hist, sizeof hist / sizeof hist[0], tiles);
         if (st == CLSCAN_SUCCESS)
-            st = clscan__scan_enqueue(ctx, b.hist, b.hist, counts, cfg->hist64 ? CLSCAN_UINT64 : CLSCAN_UINT32,
-                                      CLSCAN_ADD, 1);
+            st = clscan__scan_enqueue(ctx, b.hist, b.hist, counts, count_type(cfg), CLSCAN_ADD, 1);
         clscan__arg scatter[10];
-        size_t count = pair_args(a, &b, scatter);
+        size_t count = pair_args(a, &b, 0, scatter);
         scatter[count++] = CLSCAN__MEM(b.hist);
         scatter[count++] = CLSCAN__MEM(b.varying);
         scatter[count++] = CLSCAN__VAL(n64);
@@ -110,7 +116,7 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
             st = clscan__launch(ctx, p, p->sort_scatter, "sort_scatter", scatter, count, tiles);
     }
     clscan__arg home[6];
-    size_t count = pair_args(a, &b, home);
+    size_t count = pair_args(a, &b, 0, home);
     home[count++] = CLSCAN__MEM(b.varying);
     home[count++] = CLSCAN__VAL(n64);
     if (st == CLSCAN_SUCCESS)
@@ -130,22 +136,13 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
     for (cl_uint bit = 0; st == CLSCAN_SUCCESS && bit < key_bits; bit++) {
         const int odd = bit % 2;
         cl_uint flags = (bit == 0 ? SORT_TRANSFORM_IN : 0) | (bit + 1 == key_bits ? SORT_TRANSFORM_OUT : 0);
-        cl_mem from = odd ? b.keys_b : a->keys, to = odd ? a->keys : b.keys_b;
-        cl_mem vfrom = odd ? b.values_b : a->values, vto = odd ? a->values : b.values_b;
-        const clscan__arg mark[] = {CLSCAN__MEM(from), CLSCAN__MEM(b.hist), CLSCAN__VAL(n64), CLSCAN__VAL(bit),
+        clscan__arg scatter[9];
+        size_t count = pair_args(a, &b, odd, scatter);   /* from, to (keys, then values) */
+        const clscan__arg mark[] = {scatter[0], CLSCAN__MEM(b.hist), CLSCAN__VAL(n64), CLSCAN__VAL(bit),
                                     CLSCAN__VAL(flags)};
         st = clscan__launch(ctx, p, p->split_flags, "split_flags", mark, sizeof mark / sizeof mark[0], groups);
         if (st == CLSCAN_SUCCESS)
-            st = clscan__scan_enqueue(ctx, b.hist, b.hist, a->n, cfg->hist64 ? CLSCAN_UINT64 : CLSCAN_UINT32,
-                                      CLSCAN_ADD, 1);
-        clscan__arg scatter[9];
-        size_t count = 0;
-        scatter[count++] = CLSCAN__MEM(from);
-        scatter[count++] = CLSCAN__MEM(to);
-        if (a->by_key) {
-            scatter[count++] = CLSCAN__MEM(vfrom);
-            scatter[count++] = CLSCAN__MEM(vto);
-        }
+            st = clscan__scan_enqueue(ctx, b.hist, b.hist, a->n, count_type(cfg), CLSCAN_ADD, 1);
         scatter[count++] = CLSCAN__MEM(b.hist);
         scatter[count++] = CLSCAN__VAL(n64);
         scatter[count++] = CLSCAN__VAL(bit);
