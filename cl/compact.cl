@@ -1,8 +1,11 @@
 /* Stream compaction (a program of its own: CLSCAN_T is the uint count type with ADD, the elements
- * are moved as CLSCAN_PAYLOAD_BYTES-wide bit patterns, never computed with). count_tiles counts each
- * tile's set flags; the host scans those counts (inclusive, 64-bit); compact_tiles then writes each
- * tile's kept elements, in order, from the end of the tiles before it. A work-item owns ITEMS
- * consecutive elements, so a group scan of the work-items' counts gives every kept element its rank. */
+ * are moved as CLSCAN_PAYLOAD_BYTES-wide bit patterns, never computed with). A work-item owns ITEMS
+ * consecutive elements, so a group scan of the work-items' counts gives every kept element its rank
+ * in its tile; a tile's kept elements then go out, in order, from the end of the tiles before it.
+ * compact_single_pass (fewer than 2^32 elements) learns that place by decoupled look-back over the
+ * tiles' counts (lookback.clh): flags and elements are read once, the kept ones written once.
+ * Otherwise three launches: count_tiles counts each tile's set flags, the host scans those counts
+ * (inclusive, 64-bit), and compact_tiles writes each tile's kept elements. */
 #if !defined(CLSCAN_PAYLOAD_BYTES) || CLSCAN_PAYLOAD_BYTES == 4
 typedef uint payload_t;
 #else
@@ -51,21 +54,96 @@ uint own_flag_mask(__global const uchar *flags, ulong first, ulong n, uint mask[
 }
 #endif
 
+/* The work-item's set flags, read as compact_tiles reads them. */
+uint own_flag_count(__global const uchar *flags, ulong first, ulong n)
+{
+#if defined(CLSCAN_ITEMS_STREAM)
+    return run_flag_count(flags, first, n);
+#else
+    uint mask[FLAG_WORDS];
+    return own_flag_mask(flags, first, n, mask);
+#endif
+}
+
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void count_tiles(__global const uchar *flags, __global ulong *counts, ulong n, ulong num_tiles)
 {
     __local CLSCAN_T scratch[WG_SIZE];
     for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
-#if defined(CLSCAN_ITEMS_STREAM)
-        CLSCAN_T mine = run_flag_count(flags, t * TILE + (ulong)get_local_id(0) * ITEMS, n);
-#else
-        uint mask[FLAG_WORDS];   /* the same 16-byte loads compact_tiles makes */
-        CLSCAN_T mine = own_flag_mask(flags, t * TILE + (ulong)get_local_id(0) * ITEMS, n, mask);
-#endif
-        CLSCAN_T total = wg_reduce(mine, scratch);
+        CLSCAN_T total = wg_reduce(own_flag_count(flags, t * TILE + (ulong)get_local_id(0) * ITEMS, n), scratch);
         if (get_local_id(0) == 0)
             counts[t] = total;
     }
+}
+
+/* ---- one tile: rank, then write -------------------------------------------------------------------
+ * Between the two halves a work-item holds its share of the tile: on GPUs the elements it loaded
+ * (coalesced: element i * WG_SIZE + lid) and the bit mask of its own ITEMS consecutive flags; on CPUs
+ * only how many of its own run are kept. */
+#if defined(CLSCAN_ITEMS_STREAM)
+#define HELD_WORDS 1
+#else
+#define HELD_WORDS FLAG_WORDS
+#endif
+
+/* The work-item's rank among the tile's kept elements; *total: how many the tile keeps. Ends with a
+ * barrier (that of the group scan). */
+CLSCAN_T compact_rank(__global const payload_t *in, __global const uchar *flags, ulong base, ulong n,
+                      payload_t held[ITEMS_HELD], uint mask[HELD_WORDS], __local CLSCAN_T *scratch, CLSCAN_T *total)
+{
+    const uint lid = get_local_id(0);
+#if defined(CLSCAN_ITEMS_STREAM)
+    (void)in, (void)held;
+    mask[0] = run_flag_count(flags, base + (ulong)lid * ITEMS, n);
+    return wg_exclusive_scan(mask[0], scratch, total);
+#else
+    for (uint i = 0; i < ITEMS; i++) {
+        ulong g = base + i * WG_SIZE + lid;
+        held[i] = g < n ? in[g] : 0;
+    }
+    return wg_exclusive_scan(own_flag_mask(flags, base + (ulong)lid * ITEMS, n, mask), scratch, total);
+#endif
+}
+
+/* Writes the tile's kept elements in order from out[start]; tile is free again on return. */
+void compact_write(__global const payload_t *in, __global const uchar *flags, __global payload_t *out,
+                   ulong base, ulong n, payload_t held[ITEMS_HELD], uint mask[HELD_WORDS], CLSCAN_T rank,
+                   CLSCAN_T total, ulong start, __local payload_t *tile)
+{
+    const uint lid = get_local_id(0);
+#if defined(CLSCAN_ITEMS_STREAM)
+    /* CPUs: the run is read where it lies and written straight to its place. Every element is
+     * stored at the next free slot, which only a kept one then claims: no branch on the flag,
+     * whose randomness a CPU mispredicts. pos < end keeps stores inside this work-item's slots. */
+    (void)held, (void)total, (void)tile;
+    const ulong first = base + (ulong)lid * ITEMS;
+    ulong pos = start + rank, end = pos + mask[0];
+    uint len = first >= n ? 0u : n - first < ITEMS ? (uint)(n - first) : ITEMS;
+    for (uint i = 0; i < len && pos < end; i++) {
+        out[pos] = in[first + i];
+        pos += flags[first + i] != 0;
+    }
+#else
+    /* GPUs: through local memory each work-item gets its own run, packs its kept elements at the
+     * front of the tile, and the tile goes out coalesced. */
+    (void)in, (void)flags, (void)n, (void)base;
+    for (uint i = 0; i < ITEMS; i++)
+        tile[PAD(i * WG_SIZE + lid)] = held[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    payload_t v[ITEMS];
+    for (uint i = 0; i < ITEMS; i++)
+        v[i] = tile[PAD(lid * ITEMS + i)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = 0; i < ITEMS; i++)
+        if (mask[i / 32] >> (i % 32) & 1) {
+            tile[PAD(rank)] = v[i];   /* PAD is a macro: no side effects inside it */
+            rank++;
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint idx = lid; idx < total; idx += WG_SIZE)
+        out[start + idx] = tile[PAD(idx)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 }
 
 /* incl[t] is the number of kept elements in tiles 0..t. */
@@ -74,48 +152,58 @@ void compact_tiles(__global const payload_t *in, __global const uchar *flags, __
                    __global const ulong *incl, ulong n, ulong num_tiles)
 {
     __local CLSCAN_T scratch[WG_SCAN_LOCAL];
-#if !defined(CLSCAN_ITEMS_STREAM)
     __local payload_t tile[TILE_LOCAL];
-#endif
-    const uint lid = get_local_id(0);
     for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
-        const ulong base = t * TILE, first = base + (ulong)lid * ITEMS, start = t > 0 ? incl[t - 1] : 0;
-#if defined(CLSCAN_ITEMS_STREAM)
-        /* CPUs: the run is read where it lies and written straight to its place. Every element is
-         * stored at the next free slot, which only a kept one then claims: no branch on the flag,
-         * whose randomness a CPU mispredicts. pos < end keeps stores inside this work-item's slots. */
-        CLSCAN_T mine = run_flag_count(flags, first, n), total;
-        ulong pos = start + wg_exclusive_scan(mine, scratch, &total), end = pos + mine;
-        uint len = first >= n ? 0u : n - first < ITEMS ? (uint)(n - first) : ITEMS;
-        for (uint i = 0; i < len && pos < end; i++) {
-            out[pos] = in[first + i];
-            pos += flags[first + i] != 0;
-        }
-#else
-        /* GPUs: the tile comes in coalesced, each work-item takes its run from local memory and its
-         * flags as a bit mask, the kept elements are packed at the front of the tile buffer, and go
-         * out coalesced. */
-        for (uint i = 0; i < ITEMS; i++) {
-            uint idx = i * WG_SIZE + lid;
-            if (base + idx < n)
-                tile[PAD(idx)] = in[base + idx];
-        }
+        payload_t held[ITEMS_HELD];
+        uint mask[HELD_WORDS];
+        CLSCAN_T total, rank = compact_rank(in, flags, t * TILE, n, held, mask, scratch, &total);
+        compact_write(in, flags, out, t * TILE, n, held, mask, rank, total, t > 0 ? incl[t - 1] : 0, tile);
+    }
+}
+
+/* ---- single pass ------------------------------------------------------------------------------------ */
+/* The look-back's fallback (lookback.clh): tile j's set flags, counted from the flags. */
+CLSCAN_T sp_tile_aggregate(__global const void *src, ulong j, ulong n, __local CLSCAN_T *scratch)
+{
+    return wg_reduce(own_flag_count((__global const uchar *)src, j * TILE + (ulong)get_local_id(0) * ITEMS, n),
+                     scratch);
+}
+
+/* One launch for n < 2^32: tiles are taken in the order of an atomic counter, as in scan_single_pass
+ * (counters the same: [epoch & 1] hands out tiles, [2] counts fallbacks); each publishes its count
+ * and then the count of tiles 0..t, so a tile learns where its kept elements go by looking back.
+ * The last tile leaves the whole count in counters[3] for the host. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void compact_single_pass(__global const payload_t *in, __global const uchar *flags, __global payload_t *out,
+                         __global sp_word *status, __global uint *counters, ulong n, ulong num_tiles, uint epoch)
+{
+    __local CLSCAN_T scratch[WG_SCAN_LOCAL > WG_SIZE ? WG_SCAN_LOCAL : WG_SIZE];
+    __local payload_t tile[TILE_LOCAL];
+    __local sp_shared sh;
+    __local uint next;
+    const uint lid = get_local_id(0);
+    if (get_group_id(0) == 0 && lid == 0)
+        atomic_xchg(&counters[(epoch & 1) ^ 1], 0u);   /* ready for the next launch */
+    for (;;) {
+        if (lid == 0)
+            next = atomic_inc(&counters[epoch & 1]);
         barrier(CLK_LOCAL_MEM_FENCE);
-        payload_t v[ITEMS];
-        for (uint i = 0; i < ITEMS; i++)
-            v[i] = tile[PAD(lid * ITEMS + i)];
-        uint mask[FLAG_WORDS];
-        CLSCAN_T total, rank = wg_exclusive_scan(own_flag_mask(flags, first, n, mask), scratch, &total);
-        /* wg_exclusive_scan ends with a barrier: every work-item has read the tile. */
-        for (uint i = 0; i < ITEMS; i++)
-            if (mask[i / 32] >> (i % 32) & 1) {
-                tile[PAD(rank)] = v[i];   /* PAD is a macro: no side effects inside it */
-                rank++;
-            }
+        const ulong t = next;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint idx = lid; idx < total; idx += WG_SIZE)
-            out[start + idx] = tile[PAD(idx)];
-        barrier(CLK_LOCAL_MEM_FENCE);   /* the tile buffer is free for the next tile */
-#endif
+        if (t >= num_tiles)
+            break;
+        payload_t held[ITEMS_HELD];
+        uint mask[HELD_WORDS];
+        CLSCAN_T total, rank = compact_rank(in, flags, t * TILE, n, held, mask, scratch, &total), prefix = 0;
+        if (t > 0) {
+            if (lid == 0)
+                sp_publish(status, t, SP_FLAG_A, epoch, total);
+            prefix = sp_look_back(flags, n, status, t, epoch, 0, &counters[2], &sh, scratch);
+        }
+        if (lid == 0 && t + 1 < num_tiles)
+            sp_publish(status, t, SP_FLAG_P, epoch, prefix + total);
+        if (lid == 0 && t + 1 == num_tiles)
+            counters[3] = prefix + total;
+        compact_write(in, flags, out, t * TILE, n, held, mask, rank, total, prefix, tile);
     }
 }

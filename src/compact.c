@@ -1,7 +1,10 @@
-/* clscan_compact: count_tiles counts each tile's set flags, the counts are scanned (inclusive, uint64,
- * by the scan dispatch), and compact_tiles writes each tile's kept elements from where the tiles
- * before it end. Flags are read twice (1 byte an element), the elements once, the kept ones written
- * once. The compaction program moves elements as 4- or 8-byte patterns, so one serves all types. */
+/* clscan_compact. Under the single-pass strategy (the default) and below 2^32 elements, one launch of
+ * compact_single_pass: each tile ranks its kept elements, publishes its count and learns where they
+ * go by look-back over the counts of the tiles before it; flags and elements are read once, the kept
+ * ones written once, and the count comes back in the single-pass counters. Under block-sum or
+ * reduce-then-scan (clscan_set_algorithm), or from 2^32 elements: count_tiles, an inclusive 64-bit
+ * scan of the counts by the scan dispatch, compact_tiles (the flags read twice). One program moves
+ * elements as 4- or 8-byte patterns for all types. */
 #include "internal.h"
 
 /* Local memory compact_tiles declares: the padded element tile and the group scan's scratch. */
@@ -11,33 +14,88 @@ static size_t compact_local_bytes(const clscan__config *cfg)
     return (tile + tile / 32) * cfg->payload + (3 * (size_t)cfg->wg_size + 1) * sizeof(cl_uint);
 }
 
-static clscan_status compact_enqueue(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
-                                     clscan_type type, cl_mem *counts, size_t *tiles_out)
+/* The element type's tiling, counting in uint, moving payload-wide patterns. */
+static clscan__config compact_config(const clscan_context *ctx, clscan_type type, size_t n)
 {
-    clscan__config cfg = clscan__config_for(ctx, type, CLSCAN_ADD, n);   /* the element type's tiling */
+    clscan__config cfg = clscan__config_for(ctx, type, CLSCAN_ADD, n);
     cfg.type = CLSCAN_UINT32, cfg.op = CLSCAN_ADD, cfg.payload = (unsigned)clscan_type_size(type);
-    /* The element tile was sized for the element type's scans; the count scratch differs: recheck. */
+    /* The element tile was sized for the element type's scans; the count scratch differs: recheck
+     * (the look-back's window and counters take a little more). */
     while (!cfg.stream && cfg.items > 1 && compact_local_bytes(&cfg) + 1024 > ctx->info.local_mem)
         cfg.items /= 2;
+    return cfg;
+}
+
+/* Whether this compaction takes the single launch: counts fit the uint status values. */
+static int single_pass(const clscan_context *ctx, size_t n, size_t tiles)
+{
+    int strategy_ok = ctx->strategy == CLSCAN_STRATEGY_AUTO || ctx->strategy == CLSCAN_STRATEGY_SINGLE_PASS;
+    return strategy_ok && n <= UINT32_MAX && tiles < ((size_t)1 << 31);
+}
+
+/* A blocking read of one value the launches left on the device. */
+static clscan_status read_count(clscan_context *ctx, cl_mem buf, size_t offset, void *value, size_t size)
+{
+    cl_int err = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, offset, size, value, 0, NULL, NULL);
+    return err == CL_SUCCESS ? CLSCAN_SUCCESS : clscan__fail_cl(ctx, "clEnqueueReadBuffer (compaction count)", err);
+}
+
+static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem flags,
+                                      cl_mem out, size_t n, size_t tiles, size_t *kept)
+{
+    cl_mem status = NULL;
+    clscan_status st = clscan__sp_state(ctx, tiles, p->config.atomics64, &status);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    cl_ulong n64 = n, tiles64 = tiles;
+    cl_uint epoch = ctx->sp_epoch + 1, count = 0;
+    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(status),
+                                CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
+                                CLSCAN__VAL(epoch)};
+    st = clscan__launch(ctx, p, p->compact_single_pass, "compact_single_pass", args, sizeof args / sizeof args[0],
+                        tiles);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
+    st = read_count(ctx, ctx->sp_counters, 3 * sizeof count, &count, sizeof count);
+    *kept = count;
+    return st;
+}
+
+static clscan_status compact_three_launches(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem flags,
+                                            cl_mem out, size_t n, size_t tiles, size_t *kept)
+{
+    cl_mem counts = NULL;
+    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_PARTIALS, tiles * sizeof(cl_ulong), &counts);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    cl_ulong n64 = n, tiles64 = tiles, count = 0;
+    const clscan__arg counting[] = {CLSCAN__MEM(flags), CLSCAN__MEM(counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
+    st = clscan__launch(ctx, p, p->count_tiles, "count_tiles", counting, sizeof counting / sizeof counting[0], tiles);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0);
+    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(counts),
+                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__launch(ctx, p, p->compact_tiles, "compact_tiles", args, sizeof args / sizeof args[0], tiles);
+    if (st == CLSCAN_SUCCESS)
+        st = read_count(ctx, counts, (tiles - 1) * sizeof count, &count, sizeof count);
+    *kept = (size_t)count;
+    return st;
+}
+
+/* Validated, n > 0: enqueues the compaction and waits for its count. */
+static clscan_status compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                 clscan_type type, size_t *kept)
+{
+    clscan__config cfg = compact_config(ctx, type, n);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
     const size_t tile = (size_t)cfg.wg_size * cfg.items, tiles = n / tile + (n % tile != 0);
-    st = clscan__scratch(ctx, CLSCAN__SCRATCH_PARTIALS, tiles * sizeof(cl_ulong), counts);
-    if (st != CLSCAN_SUCCESS)
-        return st;
-    cl_ulong n64 = n, tiles64 = tiles;
-    const clscan__arg counting[] = {CLSCAN__MEM(flags), CLSCAN__MEM(*counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-    st = clscan__launch(ctx, p, p->count_tiles, "count_tiles", counting, sizeof counting / sizeof counting[0], tiles);
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__scan_enqueue(ctx, *counts, *counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0);
-    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(*counts),
-                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->compact_tiles, "compact_tiles", args, sizeof args / sizeof args[0], tiles);
-    *tiles_out = tiles;
-    return st;
+    return single_pass(ctx, n, tiles) ? compact_one_pass(ctx, p, in, flags, out, n, tiles, kept)
+                                      : compact_three_launches(ctx, p, in, flags, out, n, tiles, kept);
 }
 
 /* Every check before anything is enqueued: buffers, sizes, access flags, overlaps. */
@@ -72,17 +130,10 @@ clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_me
     if (st == CLSCAN_SUCCESS && n == 0)
         *count = 0;
     else if (st == CLSCAN_SUCCESS) {
-        cl_mem counts = NULL;
-        size_t tiles = 0;
-        cl_ulong kept = 0;
-        st = compact_enqueue(ctx, in, flags, out, n, type, &counts, &tiles);
-        cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, counts, CL_TRUE, (tiles - 1) * sizeof kept,
-                                                                sizeof kept, &kept, 0, NULL, NULL)
-                                          : CL_SUCCESS;
-        if (err != CL_SUCCESS)
-            st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (compaction count)", err);
+        size_t kept = 0;
+        st = compact_run(ctx, in, flags, out, n, type, &kept);
         if (st == CLSCAN_SUCCESS)   /* *count is written only on success */
-            *count = (size_t)kept;
+            *count = kept;
     }
     pthread_mutex_unlock(&ctx->lock);
     return st;

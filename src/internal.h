@@ -88,8 +88,8 @@ cl_int clscan__list_devices(clscan__device_entry **entries, size_t *count, const
 
 /* ---- kernel sources (source.c) ------------------------------------------- */
 typedef enum clscan__source_id {
-    CLSCAN__SRC_TYPES, CLSCAN__SRC_SUBGROUP, CLSCAN__SRC_WORKGROUP, CLSCAN__SRC_SCAN, CLSCAN__SRC_REDUCE, CLSCAN__SRC_SAT, CLSCAN__SRC_COMPACT,
-    CLSCAN__SRC_SORT,
+    CLSCAN__SRC_TYPES, CLSCAN__SRC_SUBGROUP, CLSCAN__SRC_WORKGROUP, CLSCAN__SRC_LOOKBACK, CLSCAN__SRC_SCAN,
+    CLSCAN__SRC_REDUCE, CLSCAN__SRC_SAT, CLSCAN__SRC_COMPACT, CLSCAN__SRC_SORT,
     CLSCAN__SRC_COUNT
 } clscan__source_id;
 typedef struct clscan__sources {
@@ -148,7 +148,7 @@ typedef struct clscan__program {
     cl_program program;
     cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_partials;   /* scan programs */
     cl_kernel sat_band_sums, sat_band_offsets, sat_band_tables, sat_single_pass;     /* (also) */
-    cl_kernel count_tiles, compact_tiles;                                            /* compaction */
+    cl_kernel count_tiles, compact_tiles, compact_single_pass;                       /* compaction */
     cl_kernel sort_hist, sort_scatter, sort_home, split_flags, split_scatter;        /* sorts */
     struct clscan__program *next;
 } clscan__program;

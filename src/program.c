@@ -195,14 +195,16 @@ static unsigned char *program_binary(cl_program prog, size_t *size)
 }
 
 /* ---- building ------------------------------------------------------------------------------- */
-/* The layers go into every program; then the scan, reduce and summed-area kernels, or the compaction
- * ones, or the sort ones. */
+/* The layers go into every program, the look-back into those that use it; then the scan, reduce and
+ * summed-area kernels, or the compaction ones, or the sort ones. */
 static int in_program(const clscan__config *cfg, int source)
 {
     if (source == CLSCAN__SRC_COMPACT)
         return cfg->payload != 0;
     if (source == CLSCAN__SRC_SORT)
         return cfg->sort_key != 0;
+    if (source == CLSCAN__SRC_LOOKBACK)
+        return cfg->sort_key == 0;
     if (source == CLSCAN__SRC_SCAN || source == CLSCAN__SRC_REDUCE || source == CLSCAN__SRC_SAT)
         return cfg->payload == 0 && cfg->sort_key == 0;
     return 1;
@@ -322,6 +324,7 @@ static void program_free(clscan__program *p)
     if (p->sat_single_pass) clReleaseKernel(p->sat_single_pass);
     if (p->count_tiles) clReleaseKernel(p->count_tiles);
     if (p->compact_tiles) clReleaseKernel(p->compact_tiles);
+    if (p->compact_single_pass) clReleaseKernel(p->compact_single_pass);
     if (p->sort_hist) clReleaseKernel(p->sort_hist);
     if (p->sort_scatter) clReleaseKernel(p->sort_scatter);
     if (p->sort_home) clReleaseKernel(p->sort_home);
@@ -377,6 +380,8 @@ static clscan_status compact_kernels(clscan_context *ctx, clscan__program *p)
     clscan_status st = create_kernel(ctx, p->program, "count_tiles", p->config.wg_size, &p->count_tiles);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "compact_tiles", p->config.wg_size, &p->compact_tiles);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "compact_single_pass", p->config.wg_size, &p->compact_single_pass);
     return st;
 }
 

@@ -24,8 +24,8 @@
 #define CLSCAN_INSTALL_CL_DIR ""
 #endif
 
-static const char *const file_names[CLSCAN__SRC_COUNT] = {"types.clh", "subgroup.clh", "workgroup.clh", "scan.cl",
-                                                                   "reduce.cl", "sat.cl", "compact.cl", "sort.cl"};
+static const char *const file_names[CLSCAN__SRC_COUNT] = {"types.clh", "subgroup.clh", "workgroup.clh", "lookback.clh",
+                                                          "scan.cl", "reduce.cl", "sat.cl", "compact.cl", "sort.cl"};
 
 const char *clscan__source_file_name(clscan__source_id id)
 {

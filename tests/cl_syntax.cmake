@@ -2,7 +2,7 @@
 # it, for every type and work-group algorithm; then the whole program in each variant the host can
 # ask for (vector tile loads, streamed items, packed or two-word status words, forced fallback, the sub-group
 # mechanisms), and the compaction program. clang -fsyntax-only; no device involved.
-set(layers types.clh subgroup.clh workgroup.clh scan.cl reduce.cl sat.cl)
+set(layers types.clh subgroup.clh workgroup.clh lookback.clh scan.cl reduce.cl sat.cl)
 set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
 set(clang_cl ${CLANG} -x cl -Xclang -finclude-default-header -fsyntax-only -Werror)
 
@@ -42,17 +42,23 @@ foreach(type IN LISTS types)
           -DWG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
   endforeach()
 endforeach()
-# The compaction program: the layers, then compact.cl, counting in uint, elements of 4 or 8 bytes.
+# The compaction program: the layers and the look-back, then compact.cl, counting in uint, elements of
+# 4 or 8 bytes, both kinds of status words.
 file(READ "${WORK_DIR}/upto-workgroup.clh.cl" layers_text)
+file(READ "${WORK_DIR}/upto-lookback.clh.cl" lookback_text)
 file(READ "${CL_DIR}/compact.cl" compact_text)
 set(compact "${WORK_DIR}/compact-program.cl")
-file(WRITE "${compact}" "${layers_text}\n${compact_text}")
+file(WRITE "${compact}" "${lookback_text}\n${compact_text}")
 foreach(bytes 4 8)
   foreach(algo HILLIS_STEELE BLELLOCH SUBGROUP)
     check("${compact}" "compaction" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes} -DWG_ALGO_${algo})
   endforeach()
-  check("${compact}" "compaction, streamed items" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes}
-        -DCLSCAN_ITEMS_STREAM -DITEMS=4096 -DWG_SIZE=8)
+  check("${compact}" "compaction, streamed items, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32
+        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_ITEMS_STREAM -DITEMS=4096 -DWG_SIZE=8 -DSP_FORCE_FALLBACK)
+  check("${compact}" "compaction, vector flag loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32
+        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_VEC4 -DITEMS=16 -DSP_ATOMIC64)
+  check("${compact}" "compaction, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT32
+        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DWG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DSP_VOLATILE_READS)
 endforeach()
 # The sort program: the layers, then sort.cl, packed ulong counters; every key kind and width, values
 # of 0, 4 or 8 bytes, 64-bit counts, and the CPU shape (a work-group of one).
@@ -67,4 +73,4 @@ foreach(key "-DSORT_KEY_BYTES=4" "-DSORT_KEY_BYTES=4;-DSORT_KEY_SIGNED" "-DSORT_
 endforeach()
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DSORT_KEY_BYTES=8
       -DSORT_VALUE_BYTES=4 -DSORT_HIST64 -DWG_SIZE=1 -DITEMS=8192 -DRADIX_BITS=4)
-message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole program in 6 variants, the compaction program in 8, the sort program in 10")
+message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole program in 6 variants, the compaction program in 12, the sort program in 10")

@@ -2,7 +2,9 @@
  * densities none / all / alternating / sparse / half / dense with flag values other than 1, sizes
  * around every tile boundary; the output past the count must keep its poison, input and flags must
  * stay untouched, and order is checked element by element (stability). Also the item mode the policy
- * does not pick and the portable sub-group path, and bad arguments. $CLSCAN_TEST_SEED replays. */
+ * does not pick, the portable sub-group path and 32-bit status words, the single-pass look-back forced
+ * onto its fallback, the three-launch path of the other strategies, and bad arguments.
+ * $CLSCAN_TEST_SEED replays. */
 #include "internal.h"
 #include "ref.h"
 #include <setjmp.h>
@@ -127,8 +129,8 @@ TYPE_TEST(UINT64)
 TYPE_TEST(FLOAT)
 TYPE_TEST(DOUBLE)
 
-/* The item mode the policy does not pick (with a GPU-shaped tile on CPUs), for both element widths,
- * and the portable group scan (which also loads flags byte by byte). */
+/* The item mode the policy does not pick (with a GPU-shaped tile on CPUs), for both element widths
+ * (the wider one with the look-back fallback forced), and the portable group scan (which also loads flags byte by byte). */
 static void test_compact_other_paths(void **state)
 {
     (void)state;
@@ -137,13 +139,40 @@ static void test_compact_other_paths(void **state)
     if (stream)
         clscan__set_tuning(ctx, 64, 16);   /* 16 items: the vector flag loads too */
     compact_sizes(CLSCAN_INT32);
+    clscan__set_force_fallback(ctx, 1);   /* this shape's look-back fallback too */
     if (clscan__device_supports_type(&ctx->info, CLSCAN_INT64))
         compact_sizes(CLSCAN_INT64);
+    clscan__set_force_fallback(ctx, 0);
     clscan__set_tuning(ctx, 0, 0);
     clscan__set_items_mode(ctx, 0);
     clscan__set_portable(ctx, 1);
     compact_sizes(CLSCAN_FLOAT);
     clscan__set_portable(ctx, 0);
+}
+
+/* Every look-back of the single pass meets its nearest tile unpublished and counts that tile's flags
+ * itself; the fallback counter shows the path ran. Then the count, scan, scatter launches that the
+ * block-sum and reduce-then-scan strategies take. */
+static void test_compact_fallback_and_three_launches(void **state)
+{
+    (void)state;
+    cl_uint before = 0, after = 0;
+    assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
+    clscan__set_force_fallback(ctx, 1);
+    compact_sizes(CLSCAN_INT32);
+    clscan__set_force_fallback(ctx, 0);
+    assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
+    print_message("[ fallback ] %u look-back fallbacks\n", after - before);
+    assert_true(after > before);
+    const clscan_strategy others[] = {CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_STRATEGY_REDUCE_THEN_SCAN};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(clscan_set_algorithm(ctx, others[i], CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
+        assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
+        compact_sizes(i == 0 || !clscan__device_supports_type(&ctx->info, CLSCAN_UINT64) ? CLSCAN_UINT32 : CLSCAN_UINT64);
+        assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
+        assert_int_equal(after, before);   /* nothing looked back */
+    }
+    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
 }
 
 /* Bad arguments: the right status and message, count and out untouched, the context still works. */
@@ -193,7 +222,8 @@ int main(void)
         cmocka_unit_test(test_compact_INT32), cmocka_unit_test(test_compact_UINT32),
         cmocka_unit_test(test_compact_INT64), cmocka_unit_test(test_compact_UINT64),
         cmocka_unit_test(test_compact_FLOAT), cmocka_unit_test(test_compact_DOUBLE),
-        cmocka_unit_test(test_compact_other_paths), cmocka_unit_test(test_compact_bad_arguments),
+        cmocka_unit_test(test_compact_other_paths), cmocka_unit_test(test_compact_fallback_and_three_launches),
+        cmocka_unit_test(test_compact_bad_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
