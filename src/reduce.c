@@ -38,7 +38,10 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
     const size_t cap = (size_t)(ctx->info.compute_units ? ctx->info.compute_units : 1) * GROUPS_PER_UNIT;
     cl_mem src = in, dst = NULL;
     for (unsigned pass = 0;; pass++) {
-        size_t tiles = n / tile + (n % tile != 0), groups = tiles < cap ? tiles : cap;
+        /* As many tiles for every group: with 32768 tiles and a cap of 1056 groups, 32 groups would
+         * take a 32nd tile while the rest idle; 1024 groups of 32 end together. */
+        size_t tiles = n / tile + (n % tile != 0), per_group = tiles / cap + (tiles % cap != 0);
+        size_t groups = tiles / per_group + (tiles % per_group != 0);
         /* Two scratch slots take turns, so a pass never writes what it reads. */
         st = clscan__scratch(ctx, CLSCAN__SCRATCH_PARTIALS + (pass & 1), groups * elem, &dst);
         if (st != CLSCAN_SUCCESS)
