@@ -1,15 +1,39 @@
-/* Device-wide reduction. reduce_partials folds tiles t = group, group + groups, ... of in into one
- * value per work-group; the host launches it again over the partials until one value is left. Each
- * work-item keeps its running fold in a register across all its tiles, so the group combines only
- * once, at the end. */
+/* Device-wide reduction in one launch. reduce_all folds tiles t = group, group + groups, ... of in
+ * into one value per work-group (each work-item keeps its running fold in a register across all its
+ * tiles, so the group combines only once), publishes it as a tagged status word (lookback.clh), and
+ * counts itself done; the group that finishes last folds every group's value into result[0]. No
+ * second launch: the value is ready when the kernel ends. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void reduce_partials(__global const CLSCAN_T *in, __global CLSCAN_T *partials, ulong n, ulong num_tiles)
+void reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, __global sp_word *status,
+                __global uint *counters, ulong n, ulong num_tiles, uint epoch)
 {
     __local CLSCAN_T scratch[WG_SIZE];
+    __local uint last;
+    const uint lid = get_local_id(0), groups = get_num_groups(0);
+    if (get_group_id(0) == 0 && lid == 0)
+        atomic_xchg(&counters[(epoch & 1) ^ 1], 0u);   /* ready for the next launch, as in scan_single_pass */
     CLSCAN_T acc = CLSCAN_IDENTITY;
-    for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0))
+    for (ulong t = get_group_id(0); t < num_tiles; t += groups)
         acc = CLSCAN_OP(acc, wg_tile_partial(in, t * TILE, n));
     CLSCAN_T total = wg_reduce(acc, scratch);
-    if (get_local_id(0) == 0)
-        partials[get_group_id(0)] = total;
+    if (lid == 0) {
+        sp_publish(status, get_group_id(0), SP_FLAG_P, epoch, total);
+        last = atomic_inc(&counters[epoch & 1]) == groups - 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!last)
+        return;
+    /* Every other group has published before counting itself: its word is written, if not yet seen
+     * here, so the wait below ends without any scheduling promise. Folded in group order, the float
+     * result does not depend on which group came last. */
+    acc = CLSCAN_IDENTITY;
+    for (uint g = lid; g < groups; g += WG_SIZE) {
+        CLSCAN_T v;
+        while (!sp_read_slot(status, g, SP_FLAG_P, epoch, &v))
+            ;
+        acc = CLSCAN_OP(acc, v);
+    }
+    total = wg_reduce(acc, scratch);
+    if (lid == 0)
+        result[0] = total;
 }

@@ -12,7 +12,7 @@
 #define CLSCAN__MAX_LEVELS 8   /* block-sum recursion depth; tile >= 64 makes 8 levels cover 2^48 */
 #define CLSCAN__SCRATCH_TOTALS CLSCAN__MAX_LEVELS   /* reduce-then-scan's tile totals, past the levels */
 #define CLSCAN__SCRATCH_STATUS (CLSCAN__MAX_LEVELS + 1) /* single-pass status words */
-#define CLSCAN__SCRATCH_PARTIALS (CLSCAN__MAX_LEVELS + 2) /* reductions' partials: two slots in turn */
+#define CLSCAN__SCRATCH_PARTIALS (CLSCAN__MAX_LEVELS + 2) /* the reduction's result; compaction counts */
 #define CLSCAN__SCRATCH_SORT_KEYS (CLSCAN__MAX_LEVELS + 4)   /* sorts: the second key buffer */
 #define CLSCAN__SCRATCH_SORT_VALUES (CLSCAN__MAX_LEVELS + 5) /* the second value buffer */
 #define CLSCAN__SCRATCH_SORT_HIST (CLSCAN__MAX_LEVELS + 6)   /* digit counts, then their offsets */
@@ -146,7 +146,7 @@ typedef struct clscan__config {
 typedef struct clscan__program {
     clscan__config config;
     cl_program program;
-    cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_partials;   /* scan programs */
+    cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_all;        /* scan programs */
     cl_kernel sat_band_sums, sat_band_offsets, sat_band_tables, sat_single_pass;     /* (also) */
     cl_kernel count_tiles, compact_tiles, compact_single_pass;                       /* compaction */
     cl_kernel sort_hist, sort_scatter, sort_home, split_flags, split_scatter;        /* sorts */

@@ -316,7 +316,7 @@ static void program_free(clscan__program *p)
     if (p->scan_tiles) clReleaseKernel(p->scan_tiles);
     if (p->add_offsets) clReleaseKernel(p->add_offsets);
     if (p->reduce_tiles) clReleaseKernel(p->reduce_tiles);
-    if (p->reduce_partials) clReleaseKernel(p->reduce_partials);
+    if (p->reduce_all) clReleaseKernel(p->reduce_all);
     if (p->single_pass) clReleaseKernel(p->single_pass);
     if (p->sat_band_sums) clReleaseKernel(p->sat_band_sums);
     if (p->sat_band_offsets) clReleaseKernel(p->sat_band_offsets);
@@ -363,7 +363,7 @@ static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "scan_single_pass", wg, &p->single_pass);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "reduce_partials", wg, &p->reduce_partials);
+        st = create_kernel(ctx, p->program, "reduce_all", wg, &p->reduce_all);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "sat_band_sums", wg, &p->sat_band_sums);
     if (st == CLSCAN_SUCCESS)

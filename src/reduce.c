@@ -1,6 +1,6 @@
-/* clscan_reduce: reduce_partials folds the input into one value per work-group (as many groups as the
- * device keeps busy), then folds those partials the same way until one is left, which is read back.
- * The input is read once; what follows touches a few thousand values at most. */
+/* clscan_reduce: one launch of reduce_all folds the input into one value per work-group (as many groups
+ * as the device keeps busy, each with as many tiles), and the last group to finish folds those; the
+ * value is read back. The input is read once. */
 #include "internal.h"
 #include <float.h>
 #include <math.h>
@@ -26,34 +26,33 @@ static void identity(clscan_type type, clscan_op op, void *out)
     memcpy(out, &v, clscan_type_size(type));
 }
 
-/* Enqueues the passes; the last one leaves the result in element 0 of *last. */
+/* Enqueues reduce_all, which leaves the result in element 0 of *result_buf. */
 static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
-                                    cl_mem *last)
+                                    cl_mem *result_buf)
 {
     clscan__program *p = NULL;
     clscan_status st = clscan__program_for(ctx, type, op, n, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
-    const size_t elem = clscan_type_size(type), tile = (size_t)p->config.wg_size * p->config.items;
+    const size_t tile = (size_t)p->config.wg_size * p->config.items;
     const size_t cap = (size_t)(ctx->info.compute_units ? ctx->info.compute_units : 1) * GROUPS_PER_UNIT;
-    cl_mem src = in, dst = NULL;
-    for (unsigned pass = 0;; pass++) {
-        /* As many tiles for every group: with 32768 tiles and a cap of 1056 groups, 32 groups would
-         * take a 32nd tile while the rest idle; 1024 groups of 32 end together. */
-        size_t tiles = n / tile + (n % tile != 0), per_group = tiles / cap + (tiles % cap != 0);
-        size_t groups = tiles / per_group + (tiles % per_group != 0);
-        /* Two scratch slots take turns, so a pass never writes what it reads. */
-        st = clscan__scratch(ctx, CLSCAN__SCRATCH_PARTIALS + (pass & 1), groups * elem, &dst);
-        if (st != CLSCAN_SUCCESS)
-            break;
-        cl_ulong n64 = n, tiles64 = tiles;
-        const clscan__arg args[] = {CLSCAN__MEM(src), CLSCAN__MEM(dst), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-        st = clscan__launch(ctx, p, p->reduce_partials, "reduce_partials", args, sizeof args / sizeof args[0], groups);
-        if (st != CLSCAN_SUCCESS || groups == 1)
-            break;
-        src = dst, n = groups;
-    }
-    *last = dst;
+    /* As many tiles for every group: with 32768 tiles and a cap of 1056 groups, 32 groups would take
+     * a 32nd tile while the rest idle; 1024 groups of 32 end together. */
+    const size_t tiles = n / tile + (n % tile != 0), per_group = tiles / cap + (tiles % cap != 0);
+    const size_t groups = tiles / per_group + (tiles % per_group != 0);
+    cl_mem status = NULL;
+    st = clscan__sp_state(ctx, groups, p->config.atomics64, &status);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__scratch(ctx, CLSCAN__SCRATCH_PARTIALS, clscan_type_size(type), result_buf);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    cl_ulong n64 = n, tiles64 = tiles;
+    cl_uint epoch = ctx->sp_epoch + 1;
+    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(*result_buf), CLSCAN__MEM(status),
+                                CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(epoch)};
+    st = clscan__launch(ctx, p, p->reduce_all, "reduce_all", args, sizeof args / sizeof args[0], groups);
+    if (st == CLSCAN_SUCCESS)
+        ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
     return st;
 }
 
@@ -70,11 +69,11 @@ clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_typ
     if (st == CLSCAN_SUCCESS && n == 0)
         identity(type, op, result);
     else if (st == CLSCAN_SUCCESS) {
-        cl_mem last = NULL;
+        cl_mem result_buf = NULL;
         char value[8];
-        st = reduce_enqueue(ctx, in, n, type, op, &last);
-        cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, last, CL_TRUE, 0, clscan_type_size(type),
-                                                                value, 0, NULL, NULL)
+        st = reduce_enqueue(ctx, in, n, type, op, &result_buf);
+        cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, result_buf, CL_TRUE, 0,
+                                                                clscan_type_size(type), value, 0, NULL, NULL)
                                           : CL_SUCCESS;
         if (err != CL_SUCCESS)
             st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (reduce result)", err);
