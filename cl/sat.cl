@@ -3,9 +3,9 @@
  * SAT_BAND rows in the order of an atomic counter and walk each band left to right in chunks of
  * WG_SIZE columns; a column's sum over the rows above the band comes from a decoupled look-back over
  * the bands above, column by column, with the status words of the single-pass scan.
- * CPUs: a work-item a band of rows, in three launches: column sums of each band, their exclusive scan
- * down the bands, then each band's table row after row (the row above in the core's cache), seeded
- * with the sums above it: the image is read twice and written once, all in long sequential runs. */
+ * CPUs (sat_band_tables): one launch, a work-item a band of whole rows (about one band a core). It
+ * adds up its band's columns, looks back down each column with the same status words, then writes
+ * its band's table: the image is read twice and written once, all in long sequential runs. */
 #ifndef SAT_BAND
 #define SAT_BAND 0
 #endif
@@ -13,78 +13,196 @@
 #define SAT_SEGS (WG_SIZE / SAT_ROWS)           /* work-items along one row of a chunk in the row phase */
 #define SAT_SEG_LEN (WG_SIZE / SAT_SEGS)        /* the columns each of them scans */
 
-/* ---- CPUs: three short launches over bands of `rows` rows, a work-item a band --------------------- */
-/* sums[b][x]: column x summed over band b (the image read once, row after row). */
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void sat_band_sums(__global const CLSCAN_T *restrict in, __global CLSCAN_T *restrict sums, ulong width,
-                   ulong height, ulong rows, ulong num_bands)
+/* ---- CPUs: one launch, a work-item a band ---------------------------------------------------------- */
+/* sums[x - x0] = column x summed over rows y0 .. y0+rows-1 for x in x0 .. width-1, row after row. */
+void sat_cpu_sums(__global const CLSCAN_T *restrict in, __global CLSCAN_T *restrict sums, ulong y0, ulong rows,
+                  ulong x0, ulong width)
 {
-    for (ulong b = get_global_id(0); b < num_bands; b += get_global_size(0)) {
-        __global CLSCAN_T *restrict sum = sums + b * width;   /* never the image: vector adds */
-        const ulong y_end = min(height, (b + 1) * rows);
-        for (ulong x = 0; x < width; x++)
-            sum[x] = CLSCAN_IDENTITY;
-        for (ulong y = b * rows; y < y_end; y++) {
-            __global const CLSCAN_T *restrict row = in + y * width;
-            for (ulong x = 0; x < width; x++)
-                sum[x] = CLSCAN_OP(sum[x], row[x]);
-        }
+    const ulong len = width - x0;
+    for (ulong x = 0; x < len; x++)
+        sums[x] = CLSCAN_IDENTITY;
+    for (ulong y = y0; y < y0 + rows; y++) {
+        __global const CLSCAN_T *restrict row = in + y * width + x0;
+        for (ulong x = 0; x < len; x++)   /* independent columns: vector adds */
+            sums[x] = CLSCAN_OP(sums[x], row[x]);
     }
 }
 
-/* sums[b][x] becomes column x summed over every band above b (an exclusive scan down each column). */
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void sat_band_offsets(__global CLSCAN_T *sums, ulong width, ulong num_bands)
+/* What a work-item's look-back needs to know of its band b. */
+typedef struct sat_cpu_band {
+    __global const CLSCAN_T *in;
+    __global sp_word *status;
+    __global uint *fallbacks;
+    __global CLSCAN_T *fb;   /* band b-1's column sums added up from the input, from column fb_from on */
+    ulong b, num_bands, rows, width, fb_from;
+    uint epoch, in_place, budget;
+} sat_cpu_band;
+
+/* Reads that may find band b-1 unpublished before the band adds up the rest of band b-1 itself. A
+ * status read costs tens of ns and the fallback a second read of band b-1, a band that started
+ * before this one and is at most a little behind unless its core was taken away: waiting is the
+ * better bet, for a while. (Forced fallback: SP_SPIN_LIMIT is 0, and so is this.) */
+#define SAT_CPU_SPINS (SP_SPIN_LIMIT * 256)
+
+/* Column x of band j (whole: only the last band is short, and no band looks back at it), added up
+ * from the input: the fallback for bands above b-1, which are rarely still running. */
+CLSCAN_T sat_cpu_band_column(const sat_cpu_band *k, ulong j, ulong x)
 {
-    for (ulong x = get_global_id(0); x < width; x += get_global_size(0)) {
-        CLSCAN_T acc = CLSCAN_IDENTITY;
-        for (ulong b = 0; b < num_bands; b++) {
-            CLSCAN_T v = sums[b * width + x];
-            sums[b * width + x] = acc;
-            acc = CLSCAN_OP(acc, v);
+    CLSCAN_T acc = CLSCAN_IDENTITY;
+    for (ulong r = 0; r < k->rows; r++)
+        acc = CLSCAN_OP(acc, k->in[(j * k->rows + r) * k->width + x]);
+    return acc;
+}
+
+/* Band j's sum over column x, added up from the input. Band b-1 is added up from column x to the
+ * right edge at once, row after row: once it has missed one column it will miss the next ones too. */
+CLSCAN_T sat_cpu_fallback(sat_cpu_band *k, ulong j, ulong x)
+{
+    if (j + 1 < k->b) {
+        atomic_inc(k->fallbacks);
+        return sat_cpu_band_column(k, j, x);
+    }
+    if (x < k->fb_from) {
+        atomic_inc(k->fallbacks);
+        sat_cpu_sums(k->in, k->fb + x, j * k->rows, k->rows, x, k->width);
+        k->fb_from = x;
+    }
+    return k->fb[x];
+}
+
+/* The sum of column x over bands 0 .. b-1, walked back one band at a time as sat_look_back does on
+ * GPUs: an inclusive prefix ends the walk, an aggregate is folded in, and a band that stays
+ * unpublished is added up from the input instead; then a value it published meanwhile wins (in
+ * place, its input may be gone). Band b-1 has the band's budget of reads, those above SP_SPIN_LIMIT. */
+CLSCAN_T sat_cpu_look_back(sat_cpu_band *k, ulong x)
+{
+    CLSCAN_T acc = CLSCAN_IDENTITY, v;
+    long j = (long)k->b - 1;
+    uint spins = 0;
+    /* Forced (tests): aggregates are ignored, band b-1 is always added up from the input, and out of
+     * place that sum is used even where the band has published, so that it is what is tested. */
+#if defined(SP_FORCE_FALLBACK)
+    const int forced = 1, trust = k->in_place;
+#else
+    const int forced = 0, trust = 1;
+#endif
+    while (j >= 0) {
+        const int nearest = j + 1 == (long)k->b;
+        const ulong slot = (ulong)j * k->width + x;
+        if (!(forced && nearest)) {
+            if (sp_read_slot(k->status, slot, SP_FLAG_P, k->epoch, &v))
+                return CLSCAN_OP(v, acc);
+            if (!forced && sp_read_slot(k->status, slot, SP_FLAG_A, k->epoch, &v)) {
+                acc = CLSCAN_OP(v, acc), j--, spins = 0;
+                continue;
+            }
+            if (nearest && x < k->fb_from && k->budget > 0) {
+                k->budget--;
+                continue;
+            }
+            if (!nearest && ++spins <= SP_SPIN_LIMIT)
+                continue;
         }
+        CLSCAN_T agg = sat_cpu_fallback(k, (ulong)j, x);
+        if (trust && sp_read_slot(k->status, slot, SP_FLAG_P, k->epoch, &v))
+            return CLSCAN_OP(v, acc);
+        if (trust && sp_read_slot(k->status, slot, SP_FLAG_A, k->epoch, &v))
+            agg = v;
+        acc = CLSCAN_OP(agg, acc), j--, spins = 0;
+    }
+    return acc;
+}
+
+/* sums[x] (column x over band b) becomes column x over the bands above b. Every aggregate goes out
+ * before the first look-back, so that the band after this one never waits on this one's. */
+void sat_cpu_above(sat_cpu_band *k, __global CLSCAN_T *sums)
+{
+    const ulong slot = k->b * k->width;
+    if (k->b > 0)
+        for (ulong x = 0; x < k->width; x++)
+            sp_publish(k->status, slot + x, SP_FLAG_A, k->epoch, sums[x]);
+    for (ulong x = 0; x < k->width; x++) {
+        CLSCAN_T above = k->b > 0 ? sat_cpu_look_back(k, x) : CLSCAN_IDENTITY;
+        if (k->b + 1 < k->num_bands)
+            sp_publish(k->status, slot + x, SP_FLAG_P, k->epoch, CLSCAN_OP(above, sums[x]));
+        sums[x] = above;
     }
 }
 
-/* Each band's table in sequence: out[y][x] = (row y summed to x) + out[y-1][x], where the row above
- * the band's first one is the running sum along x of the column sums above the band. */
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void sat_band_tables(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *above,
-                     ulong width, ulong height, ulong rows, ulong num_bands)
+/* Four rows from the row above them: four independent running sums along x instead of one chain of
+ * adds (each add waits on the last), the same additions in the same order. */
+void sat_cpu_rows4(__global const CLSCAN_T *in, __global CLSCAN_T *out, ulong width)
 {
-    for (ulong b = get_global_id(0); b < num_bands; b += get_global_size(0)) {
-        const ulong y0 = b * rows, y_end = min(height, y0 + rows);
-        CLSCAN_T row = CLSCAN_IDENTITY, up = CLSCAN_IDENTITY;
+    CLSCAN_T r0 = CLSCAN_IDENTITY, r1 = CLSCAN_IDENTITY, r2 = CLSCAN_IDENTITY, r3 = CLSCAN_IDENTITY;
+    __global const CLSCAN_T *prev = out - width;
+    for (ulong x = 0; x < width; x++) {
+        r0 = CLSCAN_OP(r0, in[x]);
+        r1 = CLSCAN_OP(r1, in[width + x]);
+        r2 = CLSCAN_OP(r2, in[2 * width + x]);
+        r3 = CLSCAN_OP(r3, in[3 * width + x]);
+        CLSCAN_T s0 = CLSCAN_OP(prev[x], r0), s1 = CLSCAN_OP(s0, r1), s2 = CLSCAN_OP(s1, r2);
+        out[x] = s0, out[width + x] = s1, out[2 * width + x] = s2, out[3 * width + x] = CLSCAN_OP(s2, r3);
+    }
+}
+
+/* Rows y0 .. y0+rows-1 of the table. The first adds the running sum along x of the column sums above
+ * the band, every later one the row above it (still in the core's cache). */
+void sat_cpu_table(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *above, ulong y0,
+                   ulong rows, ulong width)
+{
+    __global const CLSCAN_T *i = in + y0 * width;
+    __global CLSCAN_T *o = out + y0 * width;
+    CLSCAN_T up = CLSCAN_IDENTITY, run = CLSCAN_IDENTITY;
+    for (ulong x = 0; x < width; x++) {
+        up = CLSCAN_OP(up, above[x]);
+        run = CLSCAN_OP(run, i[x]);
+        o[x] = CLSCAN_OP(up, run);
+    }
+    ulong r = 1;
+    for (; r + 4 <= rows; r += 4)
+        sat_cpu_rows4(i + r * width, o + r * width, width);
+    for (; r < rows; r++) {
+        __global const CLSCAN_T *ir = i + r * width;
+        __global CLSCAN_T *orow = o + r * width;
+        __global const CLSCAN_T *prev = orow - width;
+        run = CLSCAN_IDENTITY;
         for (ulong x = 0; x < width; x++) {
-            up = CLSCAN_OP(up, above[b * width + x]);
-            row = CLSCAN_OP(row, in[y0 * width + x]);
-            out[y0 * width + x] = CLSCAN_OP(up, row);
-        }
-        /* Four rows at a time: four independent running sums along x instead of one chain of adds
-         * (each add waits on the last), the same additions in the same order. */
-        ulong y = y0 + 1;
-        for (; y + 4 <= y_end; y += 4) {
-            CLSCAN_T r0 = CLSCAN_IDENTITY, r1 = CLSCAN_IDENTITY, r2 = CLSCAN_IDENTITY, r3 = CLSCAN_IDENTITY;
-            __global CLSCAN_T *o = out + y * width;
-            __global const CLSCAN_T *i = in + y * width;
-            for (ulong x = 0; x < width; x++) {
-                r0 = CLSCAN_OP(r0, i[x]);
-                r1 = CLSCAN_OP(r1, i[width + x]);
-                r2 = CLSCAN_OP(r2, i[2 * width + x]);
-                r3 = CLSCAN_OP(r3, i[3 * width + x]);
-                CLSCAN_T s0 = CLSCAN_OP(o[x - width], r0), s1 = CLSCAN_OP(s0, r1), s2 = CLSCAN_OP(s1, r2);
-                o[x] = s0, o[width + x] = s1, o[2 * width + x] = s2, o[3 * width + x] = CLSCAN_OP(s2, r3);
-            }
-        }
-        for (; y < y_end; y++) {
-            row = CLSCAN_IDENTITY;
-            for (ulong x = 0; x < width; x++) {
-                row = CLSCAN_OP(row, in[y * width + x]);
-                out[y * width + x] = CLSCAN_OP(out[(y - 1) * width + x], row);
-            }
+            run = CLSCAN_OP(run, ir[x]);
+            orow[x] = CLSCAN_OP(prev[x], run);
         }
     }
 }
+
+/* One launch: work-items take bands of `rows` rows in the order of an atomic counter (never
+ * get_global_id: a band waits only on bands some running work-item already holds). Band b's scratch
+ * is 2 width elements from 2 b width: its column sums, then the fallback's sums of band b-1.
+ * counters as in scan_single_pass; num_bands < 2^31. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_band_tables(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global sp_word *status,
+                     __global uint *counters, __global CLSCAN_T *scratch, ulong width, ulong height, ulong rows,
+                     ulong num_bands, uint epoch, uint in_place)
+{
+    sat_cpu_band k = {in, status, &counters[2], 0, 0, num_bands, rows, width, 0, epoch, in_place, 0};
+    if (get_global_id(0) == 0)
+        atomic_xchg(&counters[(epoch & 1) ^ 1], 0u);   /* ready for the next launch */
+    for (;;) {
+        k.b = atomic_inc(&counters[epoch & 1]);
+        if (k.b >= num_bands)
+            break;
+        __global CLSCAN_T *sums = scratch + 2 * k.b * width;
+        const ulong y0 = k.b * rows, h = min(rows, height - y0);
+        k.fb = sums + width;
+        k.fb_from = width;
+        k.budget = SAT_CPU_SPINS;
+        sat_cpu_sums(in, sums, y0, h, 0, width);
+        sat_cpu_above(&k, sums);
+        sat_cpu_table(in, out, sums, y0, h, width);
+    }
+}
+
+/* Placeholders: src/program.c still creates the two kernels of the former three-launch CPU path. */
+__kernel void sat_band_sums(void) {}
+__kernel void sat_band_offsets(void) {}
 
 /* ---- GPUs: one pass ------------------------------------------------------------------------------ */
 #ifndef SAT_PREFETCH

@@ -1,33 +1,56 @@
 /* clscan_summed_area_table. GPUs: sat_single_pass, one launch that reads and writes the image once
- * (bands of rows, a look-back down each column). CPUs: a work-item a band of rows, in three launches
- * (band column sums, their scan down the bands, each band's table). A single row or column is a plain
+ * (bands of rows, a look-back down each column). CPUs: sat_band_tables, one launch, a work-item a band
+ * of rows (its column sums, a look-back down each column, its table). A single row or column is a plain
  * scan and goes through the scan dispatch, which spreads one long line over the whole device. */
 #include "internal.h"
 
-/* CPUs: enough bands of whole rows to keep every core busy (eight a compute unit); a work-item each. */
+/* A status slot per column of every band; the band counter hands out 31-bit numbers. */
+static clscan_status check_bands(clscan_context *ctx, size_t width, size_t height, size_t bands)
+{
+    if (bands >= ((size_t)1 << 31) || width > SIZE_MAX / 64 / bands)
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too many status words",
+                            width, height);
+    return CLSCAN_SUCCESS;
+}
+
+/* CPUs: a band a compute unit, but no band under SAT_CPU_MIN_ROWS rows: each band costs three status
+ * words a column, and with their cache lines passing from core to core they took as long as about
+ * a hundred elements of work a column on PoCL (docs/benchmarks.md). Tests ask for other heights. */
+#define SAT_CPU_MIN_ROWS 128
+static size_t cpu_band_rows(const clscan_context *ctx, size_t height)
+{
+    if (ctx->sat_band < -1)
+        return (size_t)-ctx->sat_band;
+    size_t bands = ctx->info.compute_units, most = height / SAT_CPU_MIN_ROWS;
+    bands = bands < most ? bands : most;
+    return bands > 1 ? height / bands + (height % bands != 0) : height;
+}
+
+/* CPUs: one launch, a work-item a band (cl/sat.cl), with the status words, epochs and counters of the
+ * single-pass scan, and two rows of scratch a band (check_bands keeps that size in range). */
 static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                    size_t width, size_t height, size_t elem)
 {
-    size_t want = 8 * (size_t)ctx->info.compute_units, rows = height / want + (height % want != 0);
-    const size_t bands = height / rows + (height % rows != 0), wg = p->config.wg_size;
-    cl_mem sums = NULL;   /* bands x width elements: no more than the image, whose size was checked */
-    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, bands * width * elem, &sums);
+    const size_t rows = cpu_band_rows(ctx, height), bands = height / rows + (height % rows != 0);
+    if (check_bands(ctx, width, height, bands) != CLSCAN_SUCCESS)
+        return CLSCAN_UNSUPPORTED;
+    /* A group a band up to a few a compute unit: on CPUs the work-items of a group run one after
+     * another on one core, so the first of them takes bands until none are left. */
+    size_t most = 4 * (size_t)ctx->info.compute_units, groups = bands < most ? bands : most;
+    cl_mem status = NULL, scratch = NULL;
+    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, 2 * bands * width * elem, &scratch);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__sp_state(ctx, bands * width, p->config.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong w = width, h = height, r = rows, bands64 = bands;
-    const clscan__arg sum_args[] = {CLSCAN__MEM(in), CLSCAN__MEM(sums), CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(r),
-                                    CLSCAN__VAL(bands64)};
-    const clscan__arg off_args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
-    const clscan__arg table_args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(sums), CLSCAN__VAL(w),
-                                      CLSCAN__VAL(h), CLSCAN__VAL(r), CLSCAN__VAL(bands64)};
-#define COUNT(a) (sizeof a / sizeof a[0])
-    st = clscan__launch(ctx, p, p->sat_band_sums, "sat_band_sums", sum_args, COUNT(sum_args), bands / wg + 1);
+    cl_uint epoch = ctx->sp_epoch + 1, in_place = clscan__same_memory(in, out);
+    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
+                                CLSCAN__MEM(scratch), CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(r),
+                                CLSCAN__VAL(bands64), CLSCAN__VAL(epoch), CLSCAN__VAL(in_place)};
+    st = clscan__launch(ctx, p, p->sat_band_tables, "sat_band_tables", args, sizeof args / sizeof args[0], groups);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->sat_band_offsets, "sat_band_offsets", off_args, COUNT(off_args), width / wg + 1);
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->sat_band_tables, "sat_band_tables", table_args, COUNT(table_args),
-                            bands / wg + 1);
-#undef COUNT
+        ctx->sp_epoch = epoch;   /* as for the scan: an enqueued launch uses up its epoch */
     return st;
 }
 
@@ -37,9 +60,8 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
                                   size_t width, size_t height)
 {
     const size_t band = p->config.sat_band, bands = height / band + (height % band != 0);
-    if (bands >= ((size_t)1 << 31) || width > SIZE_MAX / 64 / bands)
-        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too many status words",
-                            width, height);
+    if (check_bands(ctx, width, height, bands) != CLSCAN_SUCCESS)
+        return CLSCAN_UNSUPPORTED;
     cl_mem status = NULL;
     clscan_status st = clscan__sp_state(ctx, bands * width, p->config.atomics64, &status);
     if (st != CLSCAN_SUCCESS)

@@ -2,7 +2,8 @@
  * the unsigned type for integers, so wrap-around matches, and in long double for floats, within
  * terms * eps * the sum of magnitudes): every type, 1x1, 1xN, Nx1, odd sizes, widths around the
  * work-group, tile and band, in place and not; the other item mode; the path the policy does not pick
- * (single-pass bands or a work-item a band) and the forced look-back fallback; bad arguments. $CLSCAN_TEST_SEED replays. */
+ * (single-pass bands or a work-item a band), the CPU shape with short bands, the forced look-back
+ * fallback of both; bad arguments. $CLSCAN_TEST_SEED replays. */
 #include "internal.h"
 #include "ref.h"
 #include <float.h>
@@ -104,7 +105,8 @@ static void sat_shapes(clscan_type t)
     size_t wg = tu.wg_size, tile = (size_t)tu.wg_size * tu.items;
     const size_t shapes[][2] = {{1, 1}, {1, 5000}, {5000, 1}, {tile + 1, 1}, {1, tile + 1}, {2, 2}, {37, 53},
                                 {wg - 1, 3}, {wg + 1, 7}, {tile - 1, 3}, {tile + 1, 3}, {3, 1000}, {333, 444},
-                                {wg, 31}, {wg + 1, 33}, {2 * wg, 65}, {wg - 1, 129}};   /* bands of up to 32 rows */
+                                {wg, 31}, {wg + 1, 33}, {2 * wg, 65}, {wg - 1, 129},   /* bands of up to 32 rows */
+                                {7, 257}};   /* the CPU shape's two bands of at least 128 rows */
     int failures = 0;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         for (int in_place = 0; in_place < 2; in_place++)
@@ -141,13 +143,61 @@ static void test_sat_other_items_mode(void **state)
     clscan__set_items_mode(ctx, 0);
 }
 
+/* The CPU shape (a work-item a band) with bands of 2, 3 and 32 rows for every type, so that the
+ * shapes have many bands that look back (on a GPU, work-items of one group waiting on each other). */
+static void test_sat_cpu_shape_bands(void **state)
+{
+    (void)state;
+    const int rows[] = {2, 3, 32};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        for (int t = CLSCAN_INT32; t <= CLSCAN_DOUBLE; t++)
+            if (clscan__device_supports_type(&ctx->info, (clscan_type)t)) {
+                clscan__set_sat_band(ctx, -rows[i]);
+                sat_shapes((clscan_type)t);
+            }
+    clscan__set_sat_band(ctx, 0);
+}
+
+/* The CPU shape again and again on one input (bands of its own height and of 3 rows, in place every
+ * other time): a table that is right once and wrong later is a race between bands. */
+static void test_sat_cpu_shape_repeated(void **state)
+{
+    (void)state;
+    const int bands[] = {-1, -3};
+    int failures = 0;
+    for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++) {
+        clscan__set_sat_band(ctx, bands[b]);
+        for (int run = 0; run < 50; run++)
+            failures += !sat_one(61, 300, CLSCAN_INT32, run & 1);
+    }
+    clscan__set_sat_band(ctx, 0);
+    assert_int_equal(failures, 0);
+}
+
+/* The forced look-back fallback (every band b-1 added up from the input) in the single-pass bands
+ * and in the CPU shape, each checked by the fallback counter, which must move. */
+static void forced_fallback(int band)
+{
+    cl_uint before = 0, after = 0;
+    assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
+    clscan__set_sat_band(ctx, band);
+    clscan__set_force_fallback(ctx, 1);
+    sat_shapes(CLSCAN_UINT32);
+    sat_shapes(CLSCAN_FLOAT);
+    clscan__set_force_fallback(ctx, 0);
+    clscan__set_sat_band(ctx, 0);
+    assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
+    print_message("[ fallback ] sat band %d: %u fallbacks\n", band, after - before);
+    assert_true(after > before);
+}
+
 /* The path the policy does not pick: the single-pass bands on CPUs (every band height, on a GPU-sized
- * work-group too), the CPU's band tables on GPUs; then the single-pass look-back with every unfinished band
- * added up from the input (the fallback counter must move). */
+ * work-group too), the CPU shape on GPUs; then both look-backs with the fallback forced. */
 static void test_sat_other_path(void **state)
 {
     (void)state;
-    if (clscan__context_sat_band(ctx, clscan__context_tuning(ctx, CLSCAN_INT32), 4) == 0) {
+    const int cpu = clscan__context_sat_band(ctx, clscan__context_tuning(ctx, CLSCAN_INT32), 4) == 0;
+    if (cpu) {
         const int bands[] = {1, 4, 32};
         clscan__set_tuning(ctx, 64, 8);
         for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++) {
@@ -162,17 +212,10 @@ static void test_sat_other_path(void **state)
         clscan__set_sat_band(ctx, -1);
         sat_shapes(CLSCAN_INT32);
         sat_shapes(CLSCAN_FLOAT);
-        clscan__set_sat_band(ctx, 0);
     }
-    cl_uint before = 0, after = 0;
-    assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
-    clscan__set_force_fallback(ctx, 1);
-    sat_shapes(CLSCAN_UINT32);
-    sat_shapes(CLSCAN_FLOAT);
-    clscan__set_force_fallback(ctx, 0);
-    assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
-    assert_true(after > before);
     clscan__set_sat_band(ctx, 0);
+    forced_fallback(cpu ? 8 : 0);
+    forced_fallback(-3);
     clscan__set_portable(ctx, 1);   /* status words read by atomics where the policy reads them volatile */
     sat_shapes(CLSCAN_INT32);
     sat_shapes(CLSCAN_FLOAT);
@@ -210,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_sat_INT32), cmocka_unit_test(test_sat_UINT32), cmocka_unit_test(test_sat_INT64),
         cmocka_unit_test(test_sat_UINT64), cmocka_unit_test(test_sat_FLOAT), cmocka_unit_test(test_sat_DOUBLE),
         cmocka_unit_test(test_sat_other_items_mode), cmocka_unit_test(test_sat_other_path),
+        cmocka_unit_test(test_sat_cpu_shape_bands), cmocka_unit_test(test_sat_cpu_shape_repeated),
         cmocka_unit_test(test_sat_bad_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
