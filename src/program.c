@@ -318,8 +318,6 @@ static void program_free(clscan__program *p)
     if (p->reduce_tiles) clReleaseKernel(p->reduce_tiles);
     if (p->reduce_all) clReleaseKernel(p->reduce_all);
     if (p->single_pass) clReleaseKernel(p->single_pass);
-    if (p->sat_band_sums) clReleaseKernel(p->sat_band_sums);
-    if (p->sat_band_offsets) clReleaseKernel(p->sat_band_offsets);
     if (p->sat_band_tables) clReleaseKernel(p->sat_band_tables);
     if (p->sat_single_pass) clReleaseKernel(p->sat_single_pass);
     if (p->count_tiles) clReleaseKernel(p->count_tiles);
@@ -364,10 +362,6 @@ static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
         st = create_kernel(ctx, p->program, "scan_single_pass", wg, &p->single_pass);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "reduce_all", wg, &p->reduce_all);
-    if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_band_sums", wg, &p->sat_band_sums);
-    if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_band_offsets", wg, &p->sat_band_offsets);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "sat_band_tables", wg, &p->sat_band_tables);
     if (st == CLSCAN_SUCCESS)
