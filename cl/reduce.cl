@@ -3,6 +3,8 @@
  * tiles, so the group combines only once), publishes it as a tagged status word (lookback.clh), and
  * counts itself done; the group that finishes last folds every group's value into result[0]. No
  * second launch: the value is ready when the kernel ends. */
+#define REDUCE_READS 4   /* the host launches at most 8 groups a compute unit: 1056 on the H100 */
+
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, __global sp_word *status,
                 __global uint *counters, ulong n, ulong num_tiles, uint epoch)
@@ -24,14 +26,23 @@ void reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, __global
     if (!last)
         return;
     /* Every other group has published before counting itself: its word is written, if not yet seen
-     * here, so the wait below ends without any scheduling promise. Folded in group order, the float
-     * result does not depend on which group came last. */
+     * here, so the waits below end without any scheduling promise. A work-item's reads go out
+     * REDUCE_READS at once (one round trip, not one each). Folded in group order, the float result
+     * does not depend on which group came last. */
     acc = CLSCAN_IDENTITY;
-    for (uint g = lid; g < groups; g += WG_SIZE) {
-        CLSCAN_T v;
-        while (!sp_read_slot(status, g, SP_FLAG_P, epoch, &v))
-            ;
-        acc = CLSCAN_OP(acc, v);
+    for (uint g0 = 0; g0 < groups; g0 += REDUCE_READS * WG_SIZE) {
+        CLSCAN_T v[REDUCE_READS];
+        int seen[REDUCE_READS];
+        for (uint k = 0; k < REDUCE_READS; k++) {
+            const uint g = g0 + k * WG_SIZE + lid;
+            v[k] = CLSCAN_IDENTITY;
+            seen[k] = g >= groups || sp_read_slot(status, g, SP_FLAG_P, epoch, &v[k]);
+        }
+        for (uint k = 0; k < REDUCE_READS; k++) {
+            while (!seen[k])
+                seen[k] = sp_read_slot(status, g0 + k * WG_SIZE + lid, SP_FLAG_P, epoch, &v[k]);
+            acc = CLSCAN_OP(acc, v[k]);
+        }
     }
     total = wg_reduce(acc, scratch);
     if (lid == 0)

@@ -9,15 +9,9 @@
 #ifndef SAT_BAND
 #define SAT_BAND 0
 #endif
-/* Bands taller than 32 rows are stacked: a work-item holds 32 rows of a column in registers and
- * SAT_STACK work-items share a column, so a chunk is WG_SIZE / SAT_STACK columns wide. */
-#define SAT_STACK (SAT_BAND > 32 ? SAT_BAND / 32 : 1)
-#define SAT_ROWS (SAT_BAND > 32 ? 32 : SAT_BAND > 0 ? SAT_BAND : 1)   /* rows a work-item holds (the file
-                                                     compiles alone; the host never launches SAT_BAND 0 so) */
-#define SAT_TALL (SAT_ROWS * SAT_STACK)         /* rows a band */
-#define SAT_CHUNK (WG_SIZE / SAT_STACK)         /* columns a chunk */
-#define SAT_SEGS (WG_SIZE / SAT_TALL)           /* work-items along one row of a chunk in the row phase */
-#define SAT_SEG_LEN (SAT_CHUNK / SAT_SEGS)      /* the columns each of them scans (= SAT_ROWS) */
+#define SAT_ROWS (SAT_BAND > 0 ? SAT_BAND : 1)   /* the file compiles alone; the host never launches it so */
+#define SAT_SEGS (WG_SIZE / SAT_ROWS)           /* work-items along one row of a chunk in the row phase */
+#define SAT_SEG_LEN (WG_SIZE / SAT_SEGS)        /* the columns each of them scans */
 
 /* ---- CPUs: one launch, a work-item a band ---------------------------------------------------------- */
 /* sums[x - x0] = column x summed over rows y0 .. y0+rows-1 for x in x0 .. width-1, row after row. */
@@ -222,8 +216,8 @@ void sat_load_column(__global const CLSCAN_T *in, CLSCAN_T col[SAT_ROWS], ulong 
 CLSCAN_T sat_band_column(__global const CLSCAN_T *in, ulong j, ulong x, ulong width)
 {
     CLSCAN_T acc = CLSCAN_IDENTITY;
-    for (uint r = 0; r < SAT_TALL; r++)   /* bands above the last one are whole */
-        acc = CLSCAN_OP(acc, in[(j * SAT_TALL + r) * width + x]);
+    for (uint r = 0; r < SAT_ROWS; r++)   /* bands above the last one are whole */
+        acc = CLSCAN_OP(acc, in[(j * SAT_ROWS + r) * width + x]);
     return acc;
 }
 
@@ -268,92 +262,67 @@ CLSCAN_T sat_look_back(__global const CLSCAN_T *in, __global sp_word *status, ul
     return acc;
 }
 
-/* One launch. A chunk is SAT_TALL x SAT_CHUNK elements: work-item (s, c) = (lid / SAT_CHUNK,
- * lid % SAT_CHUNK) loads rows s * SAT_ROWS .. of column c (coalesced rows) and sums down them; the
- * stacked parts of a column add up in local memory, and its first work-item publishes the column's
- * band total before its look-back. Then each row is scanned by SAT_SEGS work-items (a run of
- * SAT_SEG_LEN columns each, then a segmented scan of the runs' totals), carrying every row's sum from
- * chunk to chunk; then the chunk goes out by columns. counters as in scan_single_pass. */
+/* One launch. A chunk is SAT_ROWS x WG_SIZE elements: work-item i loads column i of it (coalesced
+ * rows) and sums down it, publishing the column's band total before its look-back; then each row is
+ * scanned by SAT_SEGS work-items (a run of SAT_SEG_LEN columns each, then a segmented scan of the
+ * runs' totals), carrying every row's sum from chunk to chunk; then column i goes out.
+ * counters as in scan_single_pass. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global sp_word *status,
                      __global uint *counters, ulong width, ulong height, ulong num_bands, uint epoch,
                      uint in_place)
 {
-    __local CLSCAN_T tile[PAD(SAT_TALL * SAT_CHUNK)];
-    __local CLSCAN_T runs[WG_SIZE];       /* stacked parts' sums; then each run's total, then their scan */
-    __local CLSCAN_T carry[SAT_TALL];     /* each row's sum left of the chunk */
-#if SAT_STACK > 1
-    __local CLSCAN_T above_all[SAT_CHUNK];   /* each column's sum over the bands above */
-#endif
+    __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
+    __local CLSCAN_T runs[WG_SIZE];       /* each run's total, then their segmented inclusive scan */
+    __local CLSCAN_T carry[SAT_ROWS];     /* each row's sum left of the chunk */
     __local uint next;
     const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
-    const uint part = lid / SAT_CHUNK, c = lid % SAT_CHUNK;
     /* A run of SAT_SEG_LEN (= SAT_ROWS <= 32) columns starts at a multiple of its length, so it never
      * straddles a padding slot: its padded elements are contiguous. */
-    __local CLSCAN_T *mine = tile + PAD(row * SAT_CHUNK + seg * SAT_SEG_LEN);
+    __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
     if (get_group_id(0) == 0 && lid == 0)
         atomic_xchg(&counters[(epoch & 1) ^ 1], 0u);   /* ready for the next launch */
     for (;;) {
         if (lid == 0)
             next = atomic_inc(&counters[epoch & 1]);
         barrier(CLK_LOCAL_MEM_FENCE);
-        const ulong b = next, y0 = b * SAT_TALL, my_y0 = y0 + part * SAT_ROWS;
+        const ulong b = next, y0 = b * SAT_ROWS;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (b >= num_bands)
             break;
-        const uint rows = height - y0 < SAT_TALL ? (uint)(height - y0) : SAT_TALL;
-        const uint my_rows = rows <= part * SAT_ROWS ? 0u : min(rows - part * SAT_ROWS, (uint)SAT_ROWS);
-        if (lid < SAT_TALL)
+        const uint rows = height - y0 < SAT_ROWS ? (uint)(height - y0) : SAT_ROWS;
+        if (lid < SAT_ROWS)
             carry[lid] = CLSCAN_IDENTITY;
         CLSCAN_T col[SAT_ROWS];
 #if SAT_PREFETCH
         CLSCAN_T ahead[SAT_ROWS];
 #endif
-        sat_load_column(in, col, my_y0, my_rows, c, width);
-        for (ulong x0 = 0; x0 < width; x0 += SAT_CHUNK) {
-            const ulong x = x0 + c;
+        sat_load_column(in, col, y0, rows, lid, width);
+        for (ulong x0 = 0; x0 < width; x0 += WG_SIZE) {
+            const ulong x = x0 + lid;
             const int live = x < width;
             CLSCAN_T sum = CLSCAN_IDENTITY;
             for (uint r = 0; r < SAT_ROWS; r++)
                 col[r] = sum = CLSCAN_OP(sum, col[r]);
 #if SAT_PREFETCH
             /* The next chunk's loads go out now and land while this chunk looks back and scans. */
-            sat_load_column(in, ahead, my_y0, my_rows, x + SAT_CHUNK, width);
+            sat_load_column(in, ahead, y0, rows, x + WG_SIZE, width);
 #endif
-            CLSCAN_T above = CLSCAN_IDENTITY, total = sum;
-#if SAT_STACK > 1
-            /* The parts above this one in the band, and the band's column total. */
-            runs[lid] = sum;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            total = CLSCAN_IDENTITY;
-            for (uint q = 0; q < SAT_STACK; q++) {
-                if (q == part)
-                    above = total;
-                total = CLSCAN_OP(total, runs[q * SAT_CHUNK + c]);
+            CLSCAN_T above = CLSCAN_IDENTITY;
+            if (live && b > 0) {
+                sp_publish(status, b * width + x, SP_FLAG_A, epoch, sum);
+                above = sat_look_back(in, status, b, x, width, epoch, in_place, &counters[2]);
             }
-#endif
-            CLSCAN_T from_bands = CLSCAN_IDENTITY;
-            if (part == 0 && live && b > 0) {
-                sp_publish(status, b * width + x, SP_FLAG_A, epoch, total);
-                from_bands = sat_look_back(in, status, b, x, width, epoch, in_place, &counters[2]);
-            }
-            if (part == 0 && live && b + 1 < num_bands)
-                sp_publish(status, b * width + x, SP_FLAG_P, epoch, CLSCAN_OP(from_bands, total));
-#if SAT_STACK > 1
-            if (part == 0)
-                above_all[c] = from_bands;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            from_bands = above_all[c];
-#endif
-            above = CLSCAN_OP(from_bands, above);
+            if (live && b + 1 < num_bands)
+                sp_publish(status, b * width + x, SP_FLAG_P, epoch, CLSCAN_OP(above, sum));
             for (uint r = 0; r < SAT_ROWS; r++)
-                tile[PAD((part * SAT_ROWS + r) * SAT_CHUNK + c)] = CLSCAN_OP(above, col[r]);
+                tile[PAD(r * WG_SIZE + lid)] = CLSCAN_OP(above, col[r]);
             barrier(CLK_LOCAL_MEM_FENCE);
             /* The row phase: a run's total, a segmented scan of the totals along the row, the run. */
-            CLSCAN_T run_total = CLSCAN_IDENTITY;
+            CLSCAN_T total = CLSCAN_IDENTITY;
             for (uint i = 0; i < SAT_SEG_LEN; i++)
-                run_total = CLSCAN_OP(run_total, mine[i]);
-            runs[lid] = run_total;
+                total = CLSCAN_OP(total, mine[i]);
+            runs[lid] = total;
             barrier(CLK_LOCAL_MEM_FENCE);
             for (uint d = 1; d < SAT_SEGS; d <<= 1) {
                 CLSCAN_T left = seg >= d ? runs[lid - d] : CLSCAN_IDENTITY;
@@ -364,18 +333,18 @@ void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
             CLSCAN_T acc = CLSCAN_OP(carry[row], seg ? runs[lid - 1] : CLSCAN_IDENTITY);
             for (uint i = 0; i < SAT_SEG_LEN; i++)
                 mine[i] = acc = CLSCAN_OP(acc, mine[i]);
-            barrier(CLK_LOCAL_MEM_FENCE);   /* carry[] and runs[] read, the chunk scanned */
+            barrier(CLK_LOCAL_MEM_FENCE);   /* carry[] read, the chunk scanned */
             if (seg == SAT_SEGS - 1)
                 carry[row] = acc;
-            for (uint r = 0; r < my_rows; r++)
+            for (uint r = 0; r < rows; r++)
                 if (live)
-                    out[(my_y0 + r) * width + x] = tile[PAD((part * SAT_ROWS + r) * SAT_CHUNK + c)];
+                    out[(y0 + r) * width + x] = tile[PAD(r * WG_SIZE + lid)];
             barrier(CLK_LOCAL_MEM_FENCE);   /* the tile is free for the next chunk */
 #if SAT_PREFETCH
             for (uint r = 0; r < SAT_ROWS; r++)
                 col[r] = ahead[r];
 #else
-            sat_load_column(in, col, my_y0, my_rows, x + SAT_CHUNK, width);
+            sat_load_column(in, col, y0, rows, x + WG_SIZE, width);
 #endif
         }
     }

@@ -337,9 +337,8 @@ clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type typ
     return t;
 }
 
-/* A power of two up to the work-group size; above 32 rows a band is stacked (32 rows a work-item, a
- * row run of at most 32 columns never straddles a padding slot) and a chunk must keep 32 columns.
- * Halved until the chunk's tile and tables fit in local memory. */
+/* A power of two up to 32 (a row run of that many columns must not straddle a padding slot) and up
+ * to the work-group size, halved until the band's tile and tables fit in local memory. */
 unsigned clscan__context_sat_band(const clscan_context *ctx, clscan__tuning t, size_t elem)
 {
     unsigned band = ctx->sat_band < 0   ? 0
@@ -347,13 +346,11 @@ unsigned clscan__context_sat_band(const clscan_context *ctx, clscan__tuning t, s
                                         : clscan__policy_sat_band(&ctx->info);
     if (band == 0)
         return 0;
-    band = floor_pow2(band < 1024 ? band : 1024);
-    band = band <= t.wg_size ? band : floor_pow2(t.wg_size);   /* stacked: chunks of wg_size * 32 / band >= 32 */
-    for (;; band /= 2) {
-        size_t held = band < 32 ? band : 32, chunk = band > 32 ? t.wg_size / (band / 32) : t.wg_size;
-        if (band == 1 || (held * t.wg_size * 33 / 32 + t.wg_size + band + chunk) * elem + 1024 <= ctx->info.local_mem)
-            return band;
-    }
+    band = floor_pow2(band < 32 ? band : 32);
+    band = band < t.wg_size ? band : floor_pow2(t.wg_size);
+    while (band > 1 && ((size_t)band * t.wg_size * 33 / 32 + t.wg_size + band) * elem + 1024 > ctx->info.local_mem)
+        band /= 2;
+    return band;
 }
 
 /* ---- device resources -------------------------------------------------------------------- */

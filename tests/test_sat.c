@@ -192,21 +192,19 @@ static void forced_fallback(int band)
 }
 
 /* The path the policy does not pick: the single-pass bands on CPUs (every band height, on a GPU-sized
- * work-group too), the CPU shape on GPUs; bands stacked over several work-items a column; then both
- * look-backs with the fallback forced. */
+ * work-group too), the CPU shape on GPUs; then both look-backs with the fallback forced. */
 static void test_sat_other_path(void **state)
 {
     (void)state;
     const int cpu = clscan__context_sat_band(ctx, clscan__context_tuning(ctx, CLSCAN_INT32), 4) == 0;
     if (cpu) {
-        const int bands[] = {1, 4, 32, 64};   /* 64: two work-items stacked on each column */
+        const int bands[] = {1, 4, 32};
         clscan__set_tuning(ctx, 64, 8);
         for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++) {
             clscan__set_sat_band(ctx, bands[b]);
             sat_shapes(CLSCAN_INT32);
             sat_shapes(CLSCAN_DOUBLE);
         }
-        forced_fallback(64);
         clscan__set_tuning(ctx, 0, 0);
         clscan__set_sat_band(ctx, 8);   /* the CPU's own work-group size */
         sat_shapes(CLSCAN_FLOAT);
@@ -214,13 +212,6 @@ static void test_sat_other_path(void **state)
         clscan__set_sat_band(ctx, -1);
         sat_shapes(CLSCAN_INT32);
         sat_shapes(CLSCAN_FLOAT);
-        const int stacked[] = {64, 256};   /* 2 and 8 work-items on each column of a band */
-        for (size_t b = 0; b < sizeof stacked / sizeof stacked[0]; b++) {
-            clscan__set_sat_band(ctx, stacked[b]);
-            sat_shapes(CLSCAN_INT32);
-            sat_shapes(CLSCAN_DOUBLE);
-        }
-        forced_fallback(128);
     }
     clscan__set_sat_band(ctx, 0);
     forced_fallback(cpu ? 8 : 0);
