@@ -169,10 +169,9 @@ CLSCAN_T sp_tile_aggregate(__global const void *src, ulong j, ulong n, __local C
                      scratch);
 }
 
-/* One launch for n < 2^32: tiles are taken in the order of an atomic counter, as in scan_single_pass
- * (counters the same: [epoch & 1] hands out tiles, [2] counts fallbacks); each publishes its count
- * and then the count of tiles 0..t, so a tile learns where its kept elements go by looking back.
- * The last tile leaves the whole count in counters[3] for the host. */
+/* One launch for n < 2^32: tiles are taken from the launch's counter (lookback.clh); each publishes
+ * its count and then the count of tiles 0..t, so a tile learns where its kept elements go by looking
+ * back. The last tile leaves the whole count in counters[3] for the host. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void compact_single_pass(__global const payload_t *in, __global const uchar *flags, __global payload_t *out,
                          __global sp_word *status, __global uint *counters, ulong n, ulong num_tiles, uint epoch)
@@ -182,14 +181,9 @@ void compact_single_pass(__global const payload_t *in, __global const uchar *fla
     __local sp_shared sh;
     __local uint next;
     const uint lid = get_local_id(0);
-    if (get_group_id(0) == 0 && lid == 0)
-        atomic_xchg(&counters[(epoch & 1) ^ 1], 0u);   /* ready for the next launch */
+    sp_launch_start(counters, epoch);
     for (;;) {
-        if (lid == 0)
-            next = atomic_inc(&counters[epoch & 1]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const ulong t = next;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong t = sp_take_tile(counters, epoch, &next);
         if (t >= num_tiles)
             break;
         payload_t held[ITEMS_HELD];

@@ -12,8 +12,7 @@ void reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, __global
     __local CLSCAN_T scratch[WG_SIZE];
     __local uint last;
     const uint lid = get_local_id(0), groups = get_num_groups(0);
-    if (get_group_id(0) == 0 && lid == 0)
-        atomic_xchg(&counters[(epoch & 1) ^ 1], 0u);   /* ready for the next launch, as in scan_single_pass */
+    sp_launch_start(counters, epoch);
     CLSCAN_T acc = CLSCAN_IDENTITY;
     for (ulong t = get_group_id(0); t < num_tiles; t += groups)
         acc = CLSCAN_OP(acc, wg_tile_partial(in, t * TILE, n));

@@ -183,10 +183,9 @@ void sat_band_tables(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
                      ulong num_bands, uint epoch, uint in_place)
 {
     sat_cpu_band k = {in, status, &counters[2], 0, 0, num_bands, rows, width, 0, epoch, in_place, 0};
-    if (get_global_id(0) == 0)
-        atomic_xchg(&counters[(epoch & 1) ^ 1], 0u);   /* ready for the next launch */
+    sp_launch_start(counters, epoch);
     for (;;) {
-        k.b = atomic_inc(&counters[epoch & 1]);
+        k.b = atomic_inc(&counters[epoch & 1]);   /* a band a work-item, not a group */
         if (k.b >= num_bands)
             break;
         __global CLSCAN_T *sums = scratch + 2 * k.b * width;
@@ -280,14 +279,9 @@ void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
     /* A run of SAT_SEG_LEN (= SAT_ROWS <= 32) columns starts at a multiple of its length, so it never
      * straddles a padding slot: its padded elements are contiguous. */
     __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
-    if (get_group_id(0) == 0 && lid == 0)
-        atomic_xchg(&counters[(epoch & 1) ^ 1], 0u);   /* ready for the next launch */
+    sp_launch_start(counters, epoch);
     for (;;) {
-        if (lid == 0)
-            next = atomic_inc(&counters[epoch & 1]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const ulong b = next, y0 = b * SAT_ROWS;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong b = sp_take_tile(counters, epoch, &next), y0 = b * SAT_ROWS;
         if (b >= num_bands)
             break;
         const uint rows = height - y0 < SAT_ROWS ? (uint)(height - y0) : SAT_ROWS;

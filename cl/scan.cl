@@ -52,9 +52,8 @@ CLSCAN_T sp_tile_aggregate(__global const void *src, ulong j, ulong n, __local C
     return wg_reduce_tile((__global const CLSCAN_T *)src, j * TILE, n, scratch);
 }
 
-/* One launch: work-groups take tiles in the order of an atomic counter, so a tile only ever waits on
- * tiles that some running group already holds. counters[epoch & 1] hands out tiles (zero at the
- * start: the launch before cleared it), counters[2] counts fallbacks. num_tiles < 2^31. */
+/* One launch: work-groups take tiles from the launch's counter (lookback.clh), publish, look back,
+ * write. num_tiles < 2^31. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global sp_word *status,
                       __global uint *counters, ulong n, ulong num_tiles, uint exclusive, uint epoch,
@@ -65,14 +64,9 @@ void scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glo
     __local sp_shared sh;
     __local uint next;
     const uint lid = get_local_id(0);
-    if (get_group_id(0) == 0 && lid == 0)
-        atomic_xchg(&counters[(epoch & 1) ^ 1], 0u);   /* ready for the next launch */
+    sp_launch_start(counters, epoch);
     for (;;) {
-        if (lid == 0)
-            next = atomic_inc(&counters[epoch & 1]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const ulong t = next;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong t = sp_take_tile(counters, epoch, &next);
         if (t >= num_tiles)
             break;
         CLSCAN_T v[ITEMS_HELD], total;
