@@ -110,6 +110,10 @@ cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, const c
      * one word per column per band, ran 13-30% faster with them on the H100 (docs/benchmarks.md). The
      * words carry their epoch tag, so a stale read only looks unpublished. */
     info->volatile_status = info->is_nvidia && (info->type & CL_DEVICE_TYPE_GPU);
+    /* Oclgrind 21.10, the kernel checker: memory zeroed by clEnqueueFillBuffer still counts as
+     * uninitialized there (a buffer zeroed by clEnqueueWriteBuffer does not), so every read of the
+     * single-pass state would be reported. Zeroing by a write keeps its reports to real ones. */
+    info->zero_by_write = strstr(info->platform, "Oclgrind") != NULL;
     if ((err = probe_extensions(dev, info)) != CL_SUCCESS) {
         *failed_call = "clGetDeviceInfo";
         return err;

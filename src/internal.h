@@ -42,6 +42,7 @@ typedef struct clscan__device_info {
     cl_uint base_align;             /* bytes every buffer and sub-buffer start is aligned to */
     int fp64, int64, int64_atomics, is_nvidia;
     int volatile_status;            /* look-back status words read by volatile loads (see device.c) */
+    int zero_by_write;              /* scratch zeroed by a buffer write, not a fill (see device.c) */
     clscan__subgroup_kind subgroups;
 } clscan__device_info;
 
