@@ -13,6 +13,16 @@
 #define SAT_SEGS (WG_SIZE / SAT_ROWS)           /* work-items along one row of a chunk in the row phase */
 #define SAT_SEG_LEN (WG_SIZE / SAT_SEGS)        /* the columns each of them scans */
 
+/* Column x of band j (bands of `rows` rows) added up from the input: the look-backs' fallback when
+ * band j has not published it. Bands that are looked back at are whole: only the last is short. */
+CLSCAN_T sat_band_column(__global const CLSCAN_T *in, ulong j, ulong rows, ulong x, ulong width)
+{
+    CLSCAN_T acc = CLSCAN_IDENTITY;
+    for (ulong r = 0; r < rows; r++)
+        acc = CLSCAN_OP(acc, in[(j * rows + r) * width + x]);
+    return acc;
+}
+
 /* ---- CPUs: one launch, a work-item a band ---------------------------------------------------------- */
 /* sums[x - x0] = column x summed over rows y0 .. y0+rows-1 for x in x0 .. width-1, row after row. */
 void sat_cpu_sums(__global const CLSCAN_T *restrict in, __global CLSCAN_T *restrict sums, ulong y0, ulong rows,
@@ -44,15 +54,6 @@ typedef struct sat_cpu_band {
  * better bet, for a while. (Forced fallback: SP_SPIN_LIMIT is 0, and so is this.) */
 #define SAT_CPU_SPINS (SP_SPIN_LIMIT * 256)
 
-/* Column x of band j (whole: only the last band is short, and no band looks back at it), added up
- * from the input: the fallback for bands above b-1, which are rarely still running. */
-CLSCAN_T sat_cpu_band_column(const sat_cpu_band *k, ulong j, ulong x)
-{
-    CLSCAN_T acc = CLSCAN_IDENTITY;
-    for (ulong r = 0; r < k->rows; r++)
-        acc = CLSCAN_OP(acc, k->in[(j * k->rows + r) * k->width + x]);
-    return acc;
-}
 
 /* Band j's sum over column x, added up from the input. Band b-1 is added up from column x to the
  * right edge at once, row after row: once it has missed one column it will miss the next ones too. */
@@ -60,7 +61,7 @@ CLSCAN_T sat_cpu_fallback(sat_cpu_band *k, ulong j, ulong x)
 {
     if (j + 1 < k->b) {
         atomic_inc(k->fallbacks);
-        return sat_cpu_band_column(k, j, x);
+        return sat_band_column(k->in, j, k->rows, x, k->width);   /* rarely still running */
     }
     if (x < k->fb_from) {
         atomic_inc(k->fallbacks);
@@ -211,14 +212,6 @@ void sat_load_column(__global const CLSCAN_T *in, CLSCAN_T col[SAT_ROWS], ulong 
         col[r] = x < width && r < rows ? in[(y0 + r) * width + x] : CLSCAN_IDENTITY;
 }
 
-/* Column x of band j, added up from the input: the fallback when band j has not published it. */
-CLSCAN_T sat_band_column(__global const CLSCAN_T *in, ulong j, ulong x, ulong width)
-{
-    CLSCAN_T acc = CLSCAN_IDENTITY;
-    for (uint r = 0; r < SAT_ROWS; r++)   /* bands above the last one are whole */
-        acc = CLSCAN_OP(acc, in[(j * SAT_ROWS + r) * width + x]);
-    return acc;
-}
 
 /* The sum of column x over bands 0 .. b-1, walked back one band at a time: an inclusive prefix ends
  * the walk, an aggregate is folded in; a band that stays unpublished for SP_SPIN_LIMIT reads is added
@@ -250,7 +243,7 @@ CLSCAN_T sat_look_back(__global const CLSCAN_T *in, __global sp_word *status, ul
             if (++spins <= SP_SPIN_LIMIT)
                 continue;
         }
-        CLSCAN_T agg = sat_band_column(in, (ulong)j, x, width);
+        CLSCAN_T agg = sat_band_column(in, (ulong)j, SAT_ROWS, x, width);
         atomic_inc(fallbacks);
         if (trust && sp_read_slot(status, slot, SP_FLAG_P, epoch, &v))
             return CLSCAN_OP(v, acc);

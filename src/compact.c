@@ -7,7 +7,8 @@
  * elements as 4- or 8-byte patterns for all types. */
 #include "internal.h"
 
-/* Local memory compact_tiles declares: the padded element tile and the group scan's scratch. */
+/* Local memory the compaction kernels declare: the padded element tile and the group scan's scratch
+ * (compact_single_pass adds its look-back window: a margin at the call). */
 static size_t compact_local_bytes(const clscan__config *cfg)
 {
     size_t tile = (size_t)cfg->wg_size * cfg->items;

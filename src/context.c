@@ -383,18 +383,19 @@ clscan_status clscan__fill_zero(clscan_context *ctx, cl_mem buf, size_t bytes)
     if (st != CLSCAN_SUCCESS)
         return st;
     const cl_uint zero = 0;
+    const char *call = "clEnqueueFillBuffer (scan scratch)";
     cl_int err = CL_SUCCESS;
     if (ctx->info.zero_by_write) {
         void *zeros = calloc(1, bytes);
         if (!zeros)
             return clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "no host memory for %zu zero bytes", bytes);
+        call = "clEnqueueWriteBuffer (scan scratch)";
         err = clEnqueueWriteBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, zeros, 0, NULL, NULL);
         free(zeros);
     } else
         err = clEnqueueFillBuffer(ctx->queue, buf, &zero, sizeof zero, 0, bytes, 0, NULL, NULL);
     if (err != CL_SUCCESS)
-        return clscan__fail_cl(ctx, ctx->info.zero_by_write ? "clEnqueueWriteBuffer (scan scratch)"
-                                                            : "clEnqueueFillBuffer (scan scratch)", err);
+        return clscan__fail_cl(ctx, call, err);
     return order_barrier(ctx);
 }
 
