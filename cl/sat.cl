@@ -213,36 +213,75 @@ void sat_load_column(__global const CLSCAN_T *in, CLSCAN_T col[SAT_ROWS], ulong 
 }
 
 
-/* The sum of column x over bands 0 .. b-1, walked back one band at a time: an inclusive prefix ends
- * the walk, an aggregate is folded in; a band that stays unpublished for SP_SPIN_LIMIT reads is added
- * up from the input instead, then a value it published meanwhile wins (in place, its input may be
- * gone). Each work-item walks its own column: nothing here waits on the rest of the group. (Reading
- * several bands a round, as the scan's look-back does, was slower on the H100: docs/benchmarks.md.) */
+#ifndef SAT_WINDOW
+#define SAT_WINDOW 1           /* bands a look-back round reads (experiments: 2 / 4 / 8 were slower) */
+#endif
+
+/* One look-back round: both slots of bands j, j-1, .. j-SAT_WINDOW+1 read at once (one round trip,
+ * not one for the inclusive prefix and another for the aggregate), then folded into *acc from the
+ * nearest band on while they are published: an aggregate is folded and the walk goes on, an
+ * inclusive prefix is folded and ends it (*done). Returns the bands used. The arrays have constant
+ * indices once unrolled, so they stay in registers. Forced (tests): aggregates count as unpublished. */
+uint sat_window(__global sp_word *status, long j, ulong x, ulong width, uint epoch, CLSCAN_T *acc, int *done)
+{
+    CLSCAN_T p[SAT_WINDOW], a[SAT_WINDOW];
+    int has_p[SAT_WINDOW], has_a[SAT_WINDOW];
+#pragma unroll   /* a C99 pragma a compiler may ignore; NVIDIA and clang unroll */
+    for (int q = 0; q < SAT_WINDOW; q++) {
+        const int live = j - q >= 0;
+        const ulong slot = (ulong)(j - q) * width + x;
+        has_p[q] = live && sp_read_slot(status, slot, SP_FLAG_P, epoch, &p[q]);
+#if defined(SP_FORCE_FALLBACK)
+        has_a[q] = 0;
+#else
+        has_a[q] = live && sp_read_slot(status, slot, SP_FLAG_A, epoch, &a[q]);
+#endif
+    }
+    uint used = 0;
+    int walking = 1;
+#pragma unroll
+    for (int q = 0; q < SAT_WINDOW; q++) {
+        if (walking && has_p[q])
+            *acc = CLSCAN_OP(p[q], *acc), used++, *done = 1, walking = 0;
+        else if (walking && has_a[q])
+            *acc = CLSCAN_OP(a[q], *acc), used++;
+        else
+            walking = 0;
+    }
+    return used;
+}
+
+/* The sum of column x over bands 0 .. b-1, walked back SAT_WINDOW bands a round (sat_window); a band
+ * that stays unpublished for SP_SPIN_LIMIT rounds is added up from the input instead, then a value it
+ * published meanwhile wins (in place, its input may be gone). Each work-item walks its own column:
+ * nothing here waits on the rest of the group. Forced (tests): the nearest band is always added up
+ * from the input, and out of place that sum is used even where the band has published, so that it
+ * is what is tested. */
 CLSCAN_T sat_look_back(__global const CLSCAN_T *in, __global sp_word *status, ulong b, ulong x, ulong width,
                        uint epoch, uint in_place, __global uint *fallbacks)
 {
     CLSCAN_T acc = CLSCAN_IDENTITY, v;
     long j = (long)b - 1;
     uint spins = 0;
-    /* Forced (tests): aggregates are ignored, the nearest band is always added up from the input, and
-     * out of place that sum is used even where the band has published, so that it is what is tested. */
 #if defined(SP_FORCE_FALLBACK)
-    const int forced = 1, trust = in_place;
+    const long forced_band = j;
+    const int trust = in_place;
 #else
-    const int forced = 0, trust = 1;
+    const long forced_band = -1;
+    const int trust = 1;
 #endif
     while (j >= 0) {
-        const ulong slot = (ulong)j * width + x;
-        if (!(forced && j == (long)b - 1)) {
-            if (sp_read_slot(status, slot, SP_FLAG_P, epoch, &v))
-                return CLSCAN_OP(v, acc);
-            if (!forced && sp_read_slot(status, slot, SP_FLAG_A, epoch, &v)) {
-                acc = CLSCAN_OP(v, acc), j--, spins = 0;
-                continue;
-            }
-            if (++spins <= SP_SPIN_LIMIT)
-                continue;
+        int done = 0;
+        const uint used = j == forced_band ? 0 : sat_window(status, j, x, width, epoch, &acc, &done);
+        if (done)
+            return acc;
+        if (used) {
+            j -= used, spins = 0;
+            continue;
         }
+        if (j != forced_band && ++spins <= SP_SPIN_LIMIT)
+            continue;
+        const ulong slot = (ulong)j * width + x;
         CLSCAN_T agg = sat_band_column(in, (ulong)j, SAT_ROWS, x, width);
         atomic_inc(fallbacks);
         if (trust && sp_read_slot(status, slot, SP_FLAG_P, epoch, &v))
