@@ -10,7 +10,7 @@ case "$mode" in run|test) ;; *) echo "usage: $0 [run|test]" >&2; exit 2 ;; esac
 cd "$(dirname "$0")"
 
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo gnuplot-nox)
-[[ $mode == test ]] && packages+=(libcmocka-dev clang)
+[[ $mode == test ]] && packages+=(libcmocka-dev clang oclgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -127,8 +127,13 @@ void sort_hist(__global const key_t *keys_a, __global const key_t *keys_b, __glo
         flags = SORT_TRANSFORM_IN;
     else {
         pass_plan plan = plan_pass(varying, shift);
-        if (!plan.runs)
-            return;                      /* the same for every group: no barrier is left waiting */
+        if (!plan.runs) {                /* the same for every group: no barrier is left waiting */
+            /* The host scans the counts of every pass: zeros, not whatever the memory held. */
+            for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0))
+                for (uint d = lid; d < RADIX; d += WG_SIZE)
+                    hist[(ulong)d * num_tiles + t] = 0;
+            return;
+        }
         keys = plan.before % 2 ? keys_b : keys_a;
         flags = pass_flags(plan) & SORT_TRANSFORM_IN;
     }

@@ -1,0 +1,304 @@
+/* Every kernel path on small inputs, for running under Oclgrind (`oclgrind --data-races
+ * --uninitialized`, see tests/oclgrind.cmake): each strategy x work-group algorithm of the scans, the
+ * single-pass look-back with its fallback forced, in place and out of place, reduce, both compaction
+ * paths, both sorts and sort_by_key, and the summed-area tables in both shapes. Sizes 1, a work-group
+ * + 1 and 3 tiles + 5, with small tiles (64 x 4) so the simulator finishes quickly. Every result is
+ * also checked here against the CPU; the checker's verdict is its log (empty or not).
+ * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat [[!]part of case names].
+ * $CLSCAN_TEST_SEED replays. */
+#include "internal.h"
+#include "ref.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WG 64
+#define ITEMS 4
+static const size_t sizes[] = {1, WG + 1, 3 * WG * ITEMS + 5};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+
+static clscan_context *ctx;
+static uint64_t rng;
+static int failures;
+/* argv[2]: run only the cases whose name contains it, or with a leading '!' only those whose name
+ * does not (tests/CMakeLists.txt runs the out-of-place cases with concurrent work-groups). */
+static const char *only = "";
+
+static int skipped(const char *what)
+{
+    return only[0] == '!' ? strstr(what, only + 1) != NULL : strstr(what, only) == NULL;
+}
+
+/* An output buffer poisoned by a write: Oclgrind 21.10 counts memory set by clEnqueueFillBuffer (what
+ * ref_buffer poisons with) as uninitialized, which would hide real reports among false ones. */
+static cl_mem poisoned(size_t bytes)
+{
+    unsigned char *poison = malloc(bytes ? bytes : 1);
+    memset(poison, REF_POISON, bytes ? bytes : 1);
+    cl_mem m = ref_buffer(ctx, bytes ? bytes : 1, poison);
+    free(poison);
+    return m;
+}
+
+static void fail(const char *what, size_t n, const char *detail)
+{
+    fprintf(stderr, "FAIL %s n=%zu: %s\n", what, n, detail);
+    failures++;
+}
+
+/* A status check: on failure the reason goes to stderr and the case counts as failed. */
+static int ok_status(clscan_status st, const char *what, size_t n)
+{
+    if (st != CLSCAN_SUCCESS)
+        fail(what, n, clscan_last_error(ctx));
+    return st == CLSCAN_SUCCESS;
+}
+
+static void scan_case(size_t n, clscan_type type, clscan_op op, int exclusive, int in_place, const char *what)
+{
+    if (skipped(what))
+        return;
+    const size_t bytes = n * clscan_type_size(type);
+    void *in = malloc(bytes), *got = malloc(bytes);
+    ref_fill(in, n, type, op, &rng);
+    cl_mem a = ref_buffer(ctx, bytes, in), b = in_place ? a : poisoned(bytes);
+    clscan_status st = exclusive ? clscan_exclusive_scan(ctx, a, b, n, type, op)
+                                 : clscan_inclusive_scan(ctx, a, b, n, type, op);
+    char msg[256] = "";
+    if (ok_status(st, what, n) && (!ref_read(ctx, b, bytes, got) ||
+                                   !ref_check_scan(in, got, n, type, op, exclusive, msg, sizeof msg)))
+        fail(what, n, msg);
+    if (!in_place)
+        clReleaseMemObject(b);
+    clReleaseMemObject(a);
+    free(in);
+    free(got);
+}
+
+/* Each strategy x work-group algorithm, then AUTO, int32 add both ways and once in place. */
+static void group_scan(void)
+{
+    const clscan_strategy strategies[] = {CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_STRATEGY_REDUCE_THEN_SCAN,
+                                          CLSCAN_STRATEGY_SINGLE_PASS};
+    const clscan_wg_algorithm algos[] = {CLSCAN_WG_HILLIS_STEELE, CLSCAN_WG_BLELLOCH, CLSCAN_WG_SUBGROUP};
+    for (size_t s = 0; s < 3; s++)
+        for (size_t w = 0; w < 3; w++) {
+            clscan_set_algorithm(ctx, strategies[s], algos[w]);
+            for (size_t i = 0; i < NSIZES; i++)
+                scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, (int)(i & 1), 0, "scan");
+        }
+    clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
+    for (size_t i = 0; i < NSIZES; i++)
+        scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 1, "scan in place");
+}
+
+/* 8-byte elements (two status pieces) and the other operators, through AUTO. */
+static void group_scan8(void)
+{
+    for (size_t i = 0; i < NSIZES; i++) {
+        scan_case(sizes[i], CLSCAN_INT64, CLSCAN_MAX, 1, 0, "int64 max");
+        scan_case(sizes[i], CLSCAN_DOUBLE, CLSCAN_ADD, 0, 0, "double add");
+        scan_case(sizes[i], CLSCAN_UINT32, CLSCAN_MUL, 0, 0, "uint32 mul");
+        scan_case(sizes[i], CLSCAN_FLOAT, CLSCAN_MIN, 1, 0, "float min");
+    }
+}
+
+/* The single-pass fallback forced on: scan (out of place and in place), then the portable paths. */
+static void group_fallback(void)
+{
+    clscan__set_force_fallback(ctx, 1);
+    clscan_set_algorithm(ctx, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
+    for (size_t i = 0; i < NSIZES; i++) {
+        scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 0, "forced fallback");
+        scan_case(sizes[i], CLSCAN_INT64, CLSCAN_ADD, 1, 0, "forced fallback int64");
+        scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 1, "forced fallback in place");
+    }
+    clscan__set_force_fallback(ctx, 0);
+    clscan__set_portable(ctx, 1);
+    for (size_t i = 0; i < NSIZES; i++)
+        scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 0, "portable");
+    clscan__set_portable(ctx, 0);
+}
+
+static void group_reduce(void)
+{
+    for (size_t i = 0; i < NSIZES; i++) {
+        const clscan_type types[] = {CLSCAN_INT32, CLSCAN_UINT64, CLSCAN_FLOAT};
+        for (size_t t = 0; t < 3; t++) {
+            const size_t n = sizes[i], bytes = n * clscan_type_size(types[t]);
+            void *in = malloc(bytes);
+            ref_fill(in, n, types[t], CLSCAN_ADD, &rng);
+            cl_mem a = ref_buffer(ctx, bytes, in);
+            unsigned char result[8];
+            char msg[256] = "";
+            if (ok_status(clscan_reduce(ctx, a, n, types[t], CLSCAN_ADD, result), "reduce", n) &&
+                !ref_check_reduce(in, result, n, types[t], CLSCAN_ADD, msg, sizeof msg))
+                fail("reduce", n, msg);
+            clReleaseMemObject(a);
+            free(in);
+        }
+    }
+}
+
+/* Random int32 elements, about a third of the flags set (to any non-zero byte): the kept ones in order, and the count. */
+static void compact_case(size_t n, const char *what)
+{
+    if (skipped(what))
+        return;
+    int32_t *in = malloc(n * 4), *got = malloc(n * 4);
+    unsigned char *flags = malloc(n);
+    size_t want = 0, count = 0;
+    for (size_t i = 0; i < n; i++) {
+        in[i] = (int32_t)ref_next(&rng);
+        flags[i] = (unsigned char)(ref_next(&rng) % 3 == 0 ? 1 + ref_next(&rng) % 255 : 0);
+    }
+    cl_mem a = ref_buffer(ctx, n * 4, in), f = ref_buffer(ctx, n, flags), out = poisoned(n * 4);
+    if (ok_status(clscan_compact(ctx, a, f, out, n, CLSCAN_INT32, &count), what, n) && ref_read(ctx, out, n * 4, got)) {
+        int bad = 0;
+        for (size_t i = 0; i < n; i++)
+            if (flags[i])
+                bad |= want >= count || got[want] != in[i], want++;
+        if (bad || count != want)
+            fail(what, n, "kept elements or count differ");
+    }
+    clReleaseMemObject(a);
+    clReleaseMemObject(f);
+    clReleaseMemObject(out);
+    free(in);
+    free(got);
+    free(flags);
+}
+
+/* Single-pass (AUTO), its fallback forced, and the three-launch path (block-sum). */
+static void group_compact(void)
+{
+    for (size_t i = 0; i < NSIZES; i++)
+        compact_case(sizes[i], "compact single-pass");
+    clscan__set_force_fallback(ctx, 1);
+    for (size_t i = 0; i < NSIZES; i++)
+        compact_case(sizes[i], "compact forced fallback");
+    clscan__set_force_fallback(ctx, 0);
+    clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_AUTO);
+    for (size_t i = 0; i < NSIZES; i++)
+        compact_case(sizes[i], "compact three launches");
+    clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* uint32 keys with values = their first position: keys sorted, and equal keys keep their order. */
+static void sort_case(size_t n, int by_key, const char *what)
+{
+    if (skipped(what))
+        return;
+    uint32_t *keys = malloc(n * 4), *vals = malloc(n * 4), *want = malloc(n * 4), *got = malloc(n * 4),
+             *gotv = malloc(n * 4);
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (uint32_t)(ref_next(&rng) % 97) << 20 | (uint32_t)(ref_next(&rng) % 5), vals[i] = (uint32_t)i;
+    memcpy(want, keys, n * 4);
+    qsort(want, n, 4, cmp_u32);
+    cl_mem k = ref_buffer(ctx, n * 4, keys), v = ref_buffer(ctx, n * 4, vals);
+    clscan_status st = by_key ? clscan_sort_by_key(ctx, k, v, n, CLSCAN_UINT32, CLSCAN_UINT32)
+                              : clscan_sort(ctx, k, n, CLSCAN_UINT32);
+    if (ok_status(st, what, n) && ref_read(ctx, k, n * 4, got) && ref_read(ctx, v, n * 4, gotv)) {
+        int bad = memcmp(got, want, n * 4) != 0;
+        for (size_t i = 0; by_key && !bad && i < n; i++)   /* each value names a key equal to its own, in order */
+            bad = gotv[i] >= n || keys[gotv[i]] != got[i] || (i > 0 && got[i] == got[i - 1] && gotv[i] <= gotv[i - 1]);
+        if (bad)
+            fail(what, n, "not the stable sorted order");
+    }
+    clReleaseMemObject(k);
+    clReleaseMemObject(v);
+    free(keys), free(vals), free(want), free(got), free(gotv);
+}
+
+/* The multi-bit LSD sort, sort_by_key, and the 1-bit split reference path. */
+static void group_sort(void)
+{
+    for (size_t i = 0; i < NSIZES; i++) {
+        sort_case(sizes[i], 0, "sort keys");
+        sort_case(sizes[i], 1, "sort_by_key");
+    }
+    clscan__set_sort_radix(ctx, 1);
+    for (size_t i = 0; i < NSIZES; i++)
+        sort_case(sizes[i], 1, "sort_by_key split");
+    clscan__set_sort_radix(ctx, 0);
+}
+
+static void sat_case(size_t w, size_t h, int in_place, const char *what)
+{
+    if (skipped(what))
+        return;
+    const size_t n = w * h;
+    int32_t *in = malloc(n * 4), *got = malloc(n * 4), *want = malloc(n * 4);
+    for (size_t i = 0; i < n; i++)
+        in[i] = (int32_t)(ref_next(&rng) % 1000) - 500;
+    for (size_t y = 0; y < h; y++) {
+        uint32_t run = 0;   /* the row so far, then plus the table's row above */
+        for (size_t x = 0; x < w; x++) {
+            run += (uint32_t)in[y * w + x];
+            want[y * w + x] = (int32_t)(run + (y ? (uint32_t)want[(y - 1) * w + x] : 0u));
+        }
+    }
+    cl_mem a = ref_buffer(ctx, n * 4, in), b = in_place ? a : poisoned(n * 4);
+    if (ok_status(clscan_summed_area_table(ctx, a, b, w, h, CLSCAN_INT32), what, n) && ref_read(ctx, b, n * 4, got) &&
+        memcmp(got, want, n * 4) != 0)
+        fail(what, n, "table differs");
+    if (!in_place)
+        clReleaseMemObject(b);
+    clReleaseMemObject(a);
+    free(in), free(got), free(want);
+}
+
+/* The device's shape (single-pass bands on a GPU), the other shape, in place, and forced fallbacks. */
+static void group_sat(void)
+{
+    const size_t shapes[][2] = {{1, 1}, {WG + 1, 3}, {37, 3 * 16 + 5}};
+    for (int band = 0; band >= -1; band--) {
+        clscan__set_sat_band(ctx, band ? -3 : 0);
+        for (size_t i = 0; i < 3; i++) {
+            sat_case(shapes[i][0], shapes[i][1], 0, band ? "sat other shape" : "sat");
+            sat_case(shapes[i][0], shapes[i][1], 1, band ? "sat other shape in place" : "sat in place");
+        }
+        clscan__set_force_fallback(ctx, 1);
+        sat_case(37, 3 * 16 + 5, 0, "sat forced fallback");
+        sat_case(37, 3 * 16 + 5, 1, "sat forced fallback in place");
+        clscan__set_force_fallback(ctx, 0);
+    }
+    clscan__set_sat_band(ctx, 0);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct { const char *name; void (*run)(void); } groups[] = {
+        {"scan", group_scan},       {"scan8", group_scan8}, {"fallback", group_fallback}, {"reduce", group_reduce},
+        {"compact", group_compact}, {"sort", group_sort},   {"sat", group_sat}};
+    const char *which = argc > 1 ? argv[1] : "";
+    only = argc > 2 ? argv[2] : "";
+    rng = ref_seed("oclgrind_paths");
+    ctx = ref_context();
+    if (!ctx)
+        return 1;
+    clscan__set_tuning(ctx, WG, ITEMS);
+    /* Oclgrind 21.10 reports memory of a buffer created after another was released as uninitialized
+     * even once a kernel has written all of it (docs/reliability.md has a ten-line reproduction), so
+     * every scratch slot is grown once, here, past what these sizes need, and never re-created. */
+    for (unsigned slot = 0; slot < CLSCAN__SCRATCH_SLOTS; slot++) {
+        cl_mem unused;
+        if (clscan__scratch(ctx, slot, (size_t)1 << 20, &unused) != CLSCAN_SUCCESS)
+            return 1;
+    }
+    int found = 0;
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        if (!strcmp(which, groups[g].name))
+            groups[g].run(), found = 1;
+    clscan_context_release(ctx);
+    if (!found)
+        fprintf(stderr, "usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat\n");
+    printf("oclgrind_paths %s: %d failure(s)\n", which, failures);
+    return !found || failures != 0;
+}
