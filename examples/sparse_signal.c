@@ -17,9 +17,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "sparse_signal: %s\n", clscan_last_error(NULL));
         return 1;
     }
-    float *signal = malloc(n * sizeof *signal), *kept = malloc(n * sizeof *kept);
-    uint32_t *index = malloc(n * sizeof *index), *where = malloc(n * sizeof *where);
-    unsigned char *loud = malloc(n ? n : 1);
+    /* One element more than n: the device buffers below are never empty, and they are filled from
+     * these arrays (calloc: that element is 0). */
+    float *signal = calloc(n + 1, sizeof *signal), *kept = malloc((n + 1) * sizeof *kept);
+    uint32_t *index = calloc(n + 1, sizeof *index), *where = malloc((n + 1) * sizeof *where);
+    unsigned char *loud = calloc(n + 1, 1);
     if (!signal || !kept || !index || !where || !loud)
         return 1;
     for (size_t i = 0; i < n; i++) {   /* quiet noise with a burst every 4096 samples */

@@ -18,6 +18,12 @@ uint64_t ref_seed(const char *test_name)
     return seed;
 }
 
+int ref_quick(void)
+{
+    const char *env = getenv("CLSCAN_TEST_QUICK");
+    return env && env[0] && strcmp(env, "0") != 0;
+}
+
 uint64_t ref_next(uint64_t *s)   /* splitmix64 */
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
@@ -161,7 +167,10 @@ cl_mem ref_buffer(clscan_context *ctx, size_t bytes, const void *init)
     unsigned char poison = REF_POISON;
     if (init)
         err = clEnqueueWriteBuffer(clscan_context_queue(ctx), m, CL_TRUE, 0, bytes, init, 0, NULL, NULL);
-    else
+    else if (bytes % 4 == 0 && bytes > 0) {   /* 4-byte patterns: NVIDIA's fill hangs at 2^31 patterns */
+        const uint32_t poison4 = 0x01010101u * REF_POISON;
+        err = clEnqueueFillBuffer(clscan_context_queue(ctx), m, &poison4, 4, 0, bytes, 0, NULL, NULL);
+    } else
         err = clEnqueueFillBuffer(clscan_context_queue(ctx), m, &poison, 1, 0, bytes ? bytes : 1, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clFinish(clscan_context_queue(ctx));

@@ -10,6 +10,10 @@
 uint64_t ref_seed(const char *test_name);
 uint64_t ref_next(uint64_t *state);
 
+/* 1 when $CLSCAN_TEST_QUICK is set (the sanitize build, where every host instruction costs several):
+ * tests then leave out their largest sizes, keeping every tile boundary. */
+int ref_quick(void);
+
 /* Random data suited to op: full-range integers (odd ones for MUL, so products never collapse to 0),
  * floats in [-1, 1] for ADD/MIN/MAX and in [0.999, 1.001] for MUL. */
 void ref_fill(void *data, size_t n, clscan_type type, clscan_op op, uint64_t *rng);

@@ -99,7 +99,7 @@ static void compact_sizes(clscan_type type)
     clscan__tuning t = clscan__context_tuning(ctx, type);
     size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items;
     const size_t sizes[] = {0, 1, 2, 3, wg - 1, wg + 1, tile - 1, tile, tile + 1, 3 * tile - 1, 3 * tile + 1,
-                            10007, (1u << 20) + 123, 1 + ref_next(&rng) % 200000};
+                            10007, ref_quick() ? 20011 : (1u << 20) + 123, 1 + ref_next(&rng) % 200000};
     size_t max = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         max = sizes[i] > max ? sizes[i] : max;

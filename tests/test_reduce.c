@@ -60,7 +60,7 @@ static void reduce_sizes(clscan_type type, clscan_op first, clscan_op last)
     size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items;
     size_t groups = (size_t)ctx->info.compute_units * 8;   /* reduce.c's cap on the first pass */
     const size_t sizes[] = {0, 1, 2, 3, 31, 33, wg - 1, wg, wg + 1, tile - 1, tile, tile + 1, 3 * tile - 1,
-                            3 * tile + 1, groups * tile + 5, 10007, (1u << 20) + 123,
+                            3 * tile + 1, groups * tile + 5, 10007, ref_quick() ? 20011 : (1u << 20) + 123,
                             1 + ref_next(&rng) % 300000, 1 + ref_next(&rng) % 3000};
     size_t max = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)

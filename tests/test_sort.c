@@ -187,7 +187,7 @@ static size_t sort_sizes(clscan_type kt, size_t *sizes, int large)
     clscan__sort_tuning t = clscan__policy_sort(&ctx->info, clscan_type_size(kt));
     size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items, count = 0;
     const size_t list[] = {0, 1, 2, 3, wg - 1, wg + 1, tile - 1, tile, tile + 1, 3 * tile - 1, 3 * tile + 1, 10007,
-                           1 + ref_next(&rng) % 100000, (1u << 20) + 123};
+                           1 + ref_next(&rng) % 100000, ref_quick() ? 20011 : (1u << 20) + 123};
     for (size_t i = 0; i < sizeof list / sizeof list[0] - (large ? 0 : 1); i++)
         sizes[count++] = list[i];
     return count;
