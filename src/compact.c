@@ -31,7 +31,12 @@ static clscan__config compact_config(const clscan_context *ctx, clscan_type type
 static int single_pass(const clscan_context *ctx, size_t n, size_t tiles)
 {
     int strategy_ok = ctx->strategy == CLSCAN_STRATEGY_AUTO || ctx->strategy == CLSCAN_STRATEGY_SINGLE_PASS;
-    return strategy_ok && n <= UINT32_MAX && tiles < ((size_t)1 << 31);
+    return strategy_ok && clscan__compact_one_pass_fits(n, tiles);
+}
+
+int clscan__compact_one_pass_fits(size_t n, size_t tiles)
+{
+    return (uint64_t)n <= UINT32_MAX && clscan__sp_tiles_fit(tiles);
 }
 
 /* A blocking read of one value the launches left on the device. */
@@ -94,7 +99,7 @@ static clscan_status compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, c
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
-    const size_t tile = (size_t)cfg.wg_size * cfg.items, tiles = n / tile + (n % tile != 0);
+    const size_t tile = (size_t)cfg.wg_size * cfg.items, tiles = clscan__tiles(n, tile);
     return single_pass(ctx, n, tiles) ? compact_one_pass(ctx, p, in, flags, out, n, tiles, kept)
                                       : compact_three_launches(ctx, p, in, flags, out, n, tiles, kept);
 }

@@ -102,9 +102,12 @@ static clscan_status init_common(clscan_context *ctx)
     cl_int err = clscan__device_probe(ctx->device, &ctx->info, &call);
     if (err != CL_SUCCESS)
         return clscan__fail_cl(NULL, call, err);
-    clscan_status st = clscan__sources_load(&ctx->sources, getenv("CLSCAN_KERNEL_DIR"), thread_error, sizeof thread_error);
+    /* The search writes its report as it goes: into the thread's error only when it fails, so that a
+     * creation that succeeds leaves the last failed one's message (clscan_last_error(NULL)) as it was. */
+    char searched[sizeof thread_error];
+    clscan_status st = clscan__sources_load(&ctx->sources, getenv("CLSCAN_KERNEL_DIR"), searched, sizeof searched);
     if (st != CLSCAN_SUCCESS)
-        return st;
+        return clscan__fail(NULL, st, "%s", searched);
     const char *cache = getenv("CLSCAN_CACHE");
     clscan__default_cache_dir(ctx->cache_dir, sizeof ctx->cache_dir);
     ctx->cache_on = !(cache && strcmp(cache, "0") == 0) && ctx->cache_dir[0] != '\0';
@@ -179,8 +182,17 @@ clscan_status clscan_context_create_from_queue(clscan_context **out, cl_command_
         return clscan__fail(NULL, err == CL_INVALID_COMMAND_QUEUE ? CLSCAN_INVALID_ARGUMENT : clscan__status_from_cl(err),
                             "clGetCommandQueueInfo failed: %s (%d)", clscan__cl_error_name(err), err);
     }
-    clRetainCommandQueue(queue);
-    clRetainContext(ctx->cl);
+    /* Both references or neither: the context's release gives back exactly what was taken here. */
+    const char *call = "clRetainCommandQueue";
+    err = clRetainCommandQueue(queue);
+    if (err == CL_SUCCESS && (err = clRetainContext(ctx->cl)) != CL_SUCCESS) {
+        call = "clRetainContext";
+        clReleaseCommandQueue(queue);
+    }
+    if (err != CL_SUCCESS) {
+        free(ctx);
+        return clscan__fail_cl(NULL, call, err);
+    }
     ctx->queue = queue;
     ctx->out_of_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
     return finish_create(ctx, init_common(ctx), out);
@@ -392,8 +404,14 @@ clscan_status clscan__fill_zero(clscan_context *ctx, cl_mem buf, size_t bytes)
         call = "clEnqueueWriteBuffer (scan scratch)";
         err = clEnqueueWriteBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, zeros, 0, NULL, NULL);
         free(zeros);
-    } else
-        err = clEnqueueFillBuffer(ctx->queue, buf, &zero, sizeof zero, 0, bytes, 0, NULL, NULL);
+    } else {
+        /* In pieces of 2^30 patterns: on an H100 (NVIDIA driver 580.159.04) a fill of 2^31 patterns or
+         * more never finished, while 2^31 - 1 took 6 ms. */
+        const size_t piece = ((size_t)1 << 30) * sizeof zero;
+        for (size_t at = 0; err == CL_SUCCESS && at < bytes; at += piece)
+            err = clEnqueueFillBuffer(ctx->queue, buf, &zero, sizeof zero, at, bytes - at < piece ? bytes - at : piece,
+                                      0, NULL, NULL);
+    }
     if (err != CL_SUCCESS)
         return clscan__fail_cl(ctx, call, err);
     return order_barrier(ctx);
@@ -411,8 +429,12 @@ clscan_status clscan__launch(clscan_context *ctx, const clscan__program *p, cl_k
         }
     }
     size_t wg = p->config.wg_size;
-    groups = groups < CLSCAN__MAX_GROUPS ? groups : CLSCAN__MAX_GROUPS;
-    return clscan__enqueue(ctx, k, groups * wg, wg, name);
+    return clscan__enqueue(ctx, k, clscan__launch_groups(groups) * wg, wg, name);
+}
+
+size_t clscan__launch_groups(size_t groups)
+{
+    return groups < CLSCAN__MAX_GROUPS ? groups : CLSCAN__MAX_GROUPS;
 }
 
 clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what)

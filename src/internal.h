@@ -162,6 +162,9 @@ typedef struct clscan__stats {
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len);
 /* 128-bit content hash as 32 hex digits: the disk-cache key of (device identity, source, options). */
 void clscan__cache_key(const clscan__device_info *dev, const char *source, const char *options, char hex[33]);
+/* Checks the bytes of a disk-cache file against the key (32 hex digits): 1 and where the binary lies
+ * in data (offset, len) when magic, key, length and checksum all hold, else 0. Pure: fuzzed alone. */
+int clscan__cache_parse(const unsigned char *data, size_t size, const char key[32], size_t *offset, size_t *len);
 /* The program for cfg on ctx: from memory, else the disk cache, else built from source. Lock held. */
 clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg, clscan__program **out);
 void clscan__programs_free(clscan__program *list);
@@ -275,5 +278,32 @@ clscan_status clscan__program_for(clscan_context *ctx, clscan_type type, clscan_
 /* Validated, lock held: enqueue the scan of n > 0 elements. */
 clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                    clscan_op op, int exclusive);
+
+/* ---- launch geometry: pure size arithmetic, checked to n = 2^40 by test_host ---------------------- */
+/* ceil(n / tile) for tile > 0, without forming n + tile - 1 (scan.c). */
+size_t clscan__tiles(size_t n, size_t tile);
+/* Whether single-pass launches can number `tiles` tiles (or bands): the uint tile counter runs past
+ * the last by up to CLSCAN__MAX_GROUPS, and look-backs index tiles as long (scan.c). */
+int clscan__sp_tiles_fit(size_t tiles);
+/* Bytes of single-pass status words for `slots` tiles (or band columns) (scan.c). */
+size_t clscan__sp_status_bytes(size_t slots);
+/* Work-groups actually launched for `groups` (tiles beyond are walked by stride) (context.c). */
+size_t clscan__launch_groups(size_t groups);
+/* Reductions: tiles, tiles a group and groups for n elements at tile, at most 8 groups a compute unit
+ * (reduce.c); all zero for n == 0. */
+typedef struct clscan__reduce_shape { size_t tiles, per_group, groups; } clscan__reduce_shape;
+clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compute_units);
+/* Compaction: whether the single launch fits, its count and status values being uint (compact.c). */
+int clscan__compact_one_pass_fits(size_t n, size_t tiles);
+/* Sorts: tiles, digit counts (tiles << radix_bits), whether counts need 64 bits, and the split path's
+ * groups (sort.c). */
+typedef struct clscan__sort_shape { size_t tiles, counts; } clscan__sort_shape;
+clscan__sort_shape clscan__sort_geometry(size_t n, size_t tile, unsigned radix_bits);
+int clscan__sort_hist64(size_t n);
+size_t clscan__split_groups(size_t n, size_t tile);
+/* Summed-area tables: rows per band of the CPU shape (sat_band < -1: -sat_band rows, a test
+ * override), and whether the bands' status words and scratch stay addressable (sat.c). */
+size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, int sat_band);
+int clscan__sat_bands_fit(size_t width, size_t bands);
 
 #endif /* CLSCAN_INTERNAL_H */

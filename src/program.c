@@ -123,27 +123,57 @@ static void cache_path(const clscan_context *ctx, const char *key, char *path, s
     snprintf(path, len, "%s/%s.bin", ctx->cache_dir, key);
 }
 
+/* A cache file is the magic, the 32-digit key, the binary's length and checksum (two host-order
+ * uint64), then exactly that many bytes of binary. */
+#define CACHE_HEADER (16 + 32 + 8 + 8)
+
+int clscan__cache_parse(const unsigned char *data, size_t size, const char key[32], size_t *offset, size_t *len)
+{
+    uint64_t stored_len = 0, sum = 0;
+    if (size < CACHE_HEADER || memcmp(data, cache_magic, 16) != 0 || memcmp(data + 16, key, 32) != 0)
+        return 0;
+    memcpy(&stored_len, data + 48, sizeof stored_len);
+    memcpy(&sum, data + 56, sizeof sum);
+    /* Compared with what is left rather than as header + length, which could wrap. */
+    if (stored_len == 0 || stored_len >= ((uint64_t)1 << 31) || stored_len != size - CACHE_HEADER ||
+        checksum64(data + CACHE_HEADER, (size_t)stored_len) != sum)
+        return 0;
+    *offset = CACHE_HEADER;
+    *len = (size_t)stored_len;
+    return 1;
+}
+
+/* The whole file when it could hold a header and the longest binary, or NULL. */
+static unsigned char *read_file(FILE *f, size_t *size)
+{
+    long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (end < CACHE_HEADER || (uint64_t)end - CACHE_HEADER >= ((uint64_t)1 << 31) || fseek(f, 0, SEEK_SET) != 0)
+        return NULL;
+    *size = (size_t)end;
+    unsigned char *data = malloc(*size);
+    /* A file that grew or shrank since ftell is treated as corrupt. */
+    if (data && (fread(data, 1, *size, f) != *size || fgetc(f) != EOF)) {
+        free(data);
+        data = NULL;
+    }
+    return data;
+}
+
 /* Reads and checks a cache file; NULL when absent, short, or not what the header promises. */
 static unsigned char *cache_read(const char *path, const char *key, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char magic[16], stored_key[32];
-    uint64_t len = 0, sum = 0;
-    unsigned char *bin = NULL;
-    if (fread(magic, 1, 16, f) == 16 && memcmp(magic, cache_magic, 16) == 0 &&
-        fread(stored_key, 1, 32, f) == 32 && memcmp(stored_key, key, 32) == 0 &&
-        fread(&len, sizeof len, 1, f) == 1 && fread(&sum, sizeof sum, 1, f) == 1 &&
-        len > 0 && len < ((uint64_t)1 << 31) && (bin = malloc((size_t)len)) != NULL) {
-        if (fread(bin, 1, (size_t)len, f) != len || fgetc(f) != EOF || checksum64(bin, (size_t)len) != sum) {
-            free(bin);
-            bin = NULL;
-        }
-    }
+    size_t file_size = 0, offset = 0;
+    unsigned char *data = read_file(f, &file_size);
     fclose(f);
-    *size = (size_t)len;
-    return bin;
+    if (data && clscan__cache_parse(data, file_size, key, &offset, size)) {
+        memmove(data, data + offset, *size);   /* the caller frees what it is given */
+        return data;
+    }
+    free(data);
+    return NULL;
 }
 
 static void make_dirs(const char *dir)

@@ -26,6 +26,19 @@ static void identity(clscan_type type, clscan_op op, void *out)
     memcpy(out, &v, clscan_type_size(type));
 }
 
+clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compute_units)
+{
+    const size_t cap = (compute_units ? compute_units : 1) * GROUPS_PER_UNIT;
+    clscan__reduce_shape s = {clscan__tiles(n, tile), 0, 0};
+    if (s.tiles == 0)
+        return s;
+    /* As many tiles for every group: with 32768 tiles and a cap of 1056 groups, 32 groups would take
+     * a 32nd tile while the rest idle; 1024 groups of 32 end together. */
+    s.per_group = clscan__tiles(s.tiles, cap);
+    s.groups = clscan__tiles(s.tiles, s.per_group);
+    return s;
+}
+
 /* Enqueues reduce_all, which leaves the result in element 0 of *result_buf. */
 static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
                                     cl_mem *result_buf)
@@ -34,12 +47,9 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
     clscan_status st = clscan__program_for(ctx, type, op, n, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
-    const size_t tile = (size_t)p->config.wg_size * p->config.items;
-    const size_t cap = (size_t)(ctx->info.compute_units ? ctx->info.compute_units : 1) * GROUPS_PER_UNIT;
-    /* As many tiles for every group: with 32768 tiles and a cap of 1056 groups, 32 groups would take
-     * a 32nd tile while the rest idle; 1024 groups of 32 end together. */
-    const size_t tiles = n / tile + (n % tile != 0), per_group = tiles / cap + (tiles % cap != 0);
-    const size_t groups = tiles / per_group + (tiles % per_group != 0);
+    const clscan__reduce_shape shape = clscan__reduce_geometry(n, (size_t)p->config.wg_size * p->config.items,
+                                                               ctx->info.compute_units);
+    const size_t tiles = shape.tiles, groups = shape.groups;
     cl_mem status = NULL;
     st = clscan__sp_state(ctx, groups, p->config.atomics64, &status);
     if (st == CLSCAN_SUCCESS)

@@ -5,9 +5,14 @@
 #include "internal.h"
 
 /* A status slot per column of every band; the band counter hands out 31-bit numbers. */
+int clscan__sat_bands_fit(size_t width, size_t bands)
+{
+    return bands > 0 && clscan__sp_tiles_fit(bands) && width <= SIZE_MAX / 64 / bands;
+}
+
 static clscan_status check_bands(clscan_context *ctx, size_t width, size_t height, size_t bands)
 {
-    if (bands >= ((size_t)1 << 31) || width > SIZE_MAX / 64 / bands)
+    if (!clscan__sat_bands_fit(width, bands))
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too many status words",
                             width, height);
     return CLSCAN_SUCCESS;
@@ -17,11 +22,11 @@ static clscan_status check_bands(clscan_context *ctx, size_t width, size_t heigh
  * words a column, and with their cache lines passing from core to core they took as long as about
  * a hundred elements of work a column on PoCL (docs/benchmarks.md). Tests ask for other heights. */
 #define SAT_CPU_MIN_ROWS 128
-static size_t cpu_band_rows(const clscan_context *ctx, size_t height)
+size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, int sat_band)
 {
-    if (ctx->sat_band < -1)
-        return (size_t)-ctx->sat_band;
-    size_t bands = ctx->info.compute_units, most = height / SAT_CPU_MIN_ROWS;
+    if (sat_band < -1)
+        return (size_t)-sat_band;
+    size_t bands = compute_units, most = height / SAT_CPU_MIN_ROWS;
     bands = bands < most ? bands : most;
     return bands > 1 ? height / bands + (height % bands != 0) : height;
 }
@@ -31,7 +36,8 @@ static size_t cpu_band_rows(const clscan_context *ctx, size_t height)
 static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                    size_t width, size_t height, size_t elem)
 {
-    const size_t rows = cpu_band_rows(ctx, height), bands = height / rows + (height % rows != 0);
+    const size_t rows = clscan__sat_cpu_rows(height, ctx->info.compute_units, ctx->sat_band);
+    const size_t bands = clscan__tiles(height, rows);
     if (check_bands(ctx, width, height, bands) != CLSCAN_SUCCESS)
         return CLSCAN_UNSUPPORTED;
     /* A group a band up to a few a compute unit: on CPUs the work-items of a group run one after
@@ -59,7 +65,7 @@ static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p
 static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                   size_t width, size_t height)
 {
-    const size_t band = p->config.sat_band, bands = height / band + (height % band != 0);
+    const size_t band = p->config.sat_band, bands = clscan__tiles(height, band);
     if (check_bands(ctx, width, height, bands) != CLSCAN_SUCCESS)
         return CLSCAN_UNSUPPORTED;
     cl_mem status = NULL;

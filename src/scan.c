@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static size_t tiles_of(size_t n, size_t tile) { return n / tile + (n % tile != 0); }
+size_t clscan__tiles(size_t n, size_t tile) { return n / tile + (n % tile != 0); }
 
 /* totals (or NULL) receives each tile's total; prefix (or NULL) seeds each tile. */
 static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
@@ -52,11 +52,11 @@ static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl
         if (st != CLSCAN_SUCCESS)
             return st;
     }
-    clscan_status st = scan_tiles(ctx, p, in, out, levels ? level[0] : NULL, NULL, n, tiles_of(n, tile), exclusive);
+    clscan_status st = scan_tiles(ctx, p, in, out, levels ? level[0] : NULL, NULL, n, clscan__tiles(n, tile), exclusive);
     /* Totals are scanned exclusively: each tile then adds the combination of all tiles before it. */
     for (unsigned l = 0; st == CLSCAN_SUCCESS && l < levels; l++)
         st = scan_tiles(ctx, p, level[l], level[l], l + 1 < levels ? level[l + 1] : NULL, NULL, elems[l],
-                        tiles_of(elems[l], tile), 1);
+                        clscan__tiles(elems[l], tile), 1);
     for (unsigned l = levels; st == CLSCAN_SUCCESS && l-- > 1;)
         st = add_offsets(ctx, p, level[l - 1], level[l], elems[l - 1], elems[l]);
     if (st == CLSCAN_SUCCESS && levels)
@@ -68,7 +68,7 @@ static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl
 static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                       size_t n, int exclusive)
 {
-    const size_t tile = (size_t)p->config.wg_size * p->config.items, tiles = tiles_of(n, tile);
+    const size_t tile = (size_t)p->config.wg_size * p->config.items, tiles = clscan__tiles(n, tile);
     if (tiles == 1)
         return scan_tiles(ctx, p, in, out, NULL, NULL, n, 1, exclusive);
     cl_mem totals = NULL;
@@ -83,15 +83,18 @@ static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program
     return st;
 }
 
+#define SP_STATUS_BYTES_PER_TILE 32   /* two slots (aggregate, prefix) of up to 16 bytes */
+int clscan__sp_tiles_fit(size_t tiles) { return tiles < ((size_t)1 << 31); }
+size_t clscan__sp_status_bytes(size_t slots) { return slots * SP_STATUS_BYTES_PER_TILE; }
+
 /* Single-pass state: status words for tiles (zeroed when allocated) and the counters. Epochs make
  * old words read as unpublished; when the epoch would overflow its bits (30 with 64-bit atomics,
  * else 14: see cl/scan.cl), everything is zeroed and epochs start again. */
-#define SP_STATUS_BYTES_PER_TILE 32   /* two slots (aggregate, prefix) of up to 16 bytes */
 #define SP_EPOCH_LIMIT(wide_words) ((wide_words) ? (1u << 30) : (1u << 14))
 clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, int wide_words, cl_mem *status)
 {
     cl_mem before = ctx->scratch[CLSCAN__SCRATCH_STATUS];
-    size_t bytes = tiles * SP_STATUS_BYTES_PER_TILE;
+    size_t bytes = clscan__sp_status_bytes(tiles);
     clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_STATUS, bytes, status);
     if (st != CLSCAN_SUCCESS)
         return st;
@@ -103,6 +106,7 @@ clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, int wide_words
         ctx->sp_counters = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 4 * sizeof(cl_uint), NULL, &err);
         if (err != CL_SUCCESS) {
             ctx->sp_counters = NULL;
+            ctx->sp_wide_words = -1;   /* a new status array is not zeroed yet: as below */
             return clscan__fail_cl(ctx, "clCreateBuffer (single-pass counters)", err);
         }
     }
@@ -114,6 +118,10 @@ clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, int wide_words
         ctx->sp_epoch = 0;
         ctx->sp_wide_words = wide_words;
     }
+    /* Zeroing that did not happen must not be forgotten: a width no array has makes the next call wrap,
+     * which zeroes the status words and the counters. */
+    if (st != CLSCAN_SUCCESS)
+        ctx->sp_wide_words = -1;
     return st;
 }
 
@@ -121,8 +129,8 @@ clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, int wide_words
 static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                  size_t n, int exclusive)
 {
-    const size_t tile = (size_t)p->config.wg_size * p->config.items, tiles = tiles_of(n, tile);
-    if (tiles >= ((size_t)1 << 31))
+    const size_t tile = (size_t)p->config.wg_size * p->config.items, tiles = clscan__tiles(n, tile);
+    if (!clscan__sp_tiles_fit(tiles))
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "single-pass scan of %zu elements needs %zu tiles of %zu; "
                             "at most 2^31 - 1", n, tiles, tile);
     cl_mem status = NULL;

@@ -108,17 +108,18 @@ static cl_int append_platform_devices(cl_platform_id pid, size_t p, clscan__devi
 {
     cl_uint nd = 0;
     cl_int err = clGetDeviceIDs(pid, CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
-    if (err == CL_DEVICE_NOT_FOUND || nd == 0)
-        return CL_SUCCESS;   /* a platform without devices is not an error */
-    if (err != CL_SUCCESS)
-        return err;
+    if (err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY)
+        return err;   /* out of memory is not "no device here" */
+    if (err != CL_SUCCESS || nd == 0)
+        return CL_SUCCESS;   /* a platform without devices (or whose ICD fails) is skipped */
     cl_device_id *ids = calloc(nd, sizeof *ids);
     clscan__device_entry *grown = realloc(*list, (*count + nd) * sizeof **list);
+    if (grown)
+        *list = grown;   /* realloc freed the old block: the caller frees this one */
     if (!ids || !grown) {
         free(ids);
         return CL_OUT_OF_HOST_MEMORY;
     }
-    *list = grown;
     char pname[CLSCAN__NAME_LEN] = "", pvendor[CLSCAN__NAME_LEN] = "";
     clscan__platform_string(pid, CL_PLATFORM_NAME, pname, sizeof pname);
     clscan__platform_string(pid, CL_PLATFORM_VENDOR, pvendor, sizeof pvendor);

@@ -42,7 +42,7 @@ static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
     cfg.radix_bits = ctx->sort_radix_bits ? ctx->sort_radix_bits : t.radix_bits;
     cfg.sort_key = 1 + (int)a->key_type;
     cfg.sort_value_bytes = a->by_key ? (unsigned)clscan_type_size(a->value_type) : 0;
-    cfg.hist64 = (uint64_t)a->n > UINT32_MAX;
+    cfg.hist64 = clscan__sort_hist64(a->n);
     /* Ranks are 16-bit fields: a tile stays under 65536 keys, and inside local memory (a work-group
      * of one ranks nothing: its tile only has to fit). */
     while (cfg.items > 1 && ((cfg.wg_size > 1 && (size_t)cfg.wg_size * cfg.items >= 65536) ||
@@ -79,6 +79,25 @@ static size_t pair_args(const sort_args *a, const sort_buffers *b, int swapped, 
     return count;
 }
 
+/* Counts of n keys fit uint up to 2^32 - 1 (a digit count or an offset is at most n). */
+int clscan__sort_hist64(size_t n)
+{
+    return (uint64_t)n > UINT32_MAX;
+}
+
+/* Counts are digit-major: d * tiles + t. */
+clscan__sort_shape clscan__sort_geometry(size_t n, size_t tile, unsigned radix_bits)
+{
+    const size_t tiles = clscan__tiles(n, tile);
+    return (clscan__sort_shape){tiles, tiles << radix_bits};
+}
+
+/* A group a tile, and one more (idle when tile divides n). */
+size_t clscan__split_groups(size_t n, size_t tile)
+{
+    return n / tile + 1;
+}
+
 /* The type the counts (and their scan) are held in. */
 static clscan_type count_type(const clscan__config *cfg)
 {
@@ -89,9 +108,9 @@ static clscan_type count_type(const clscan__config *cfg)
 static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, const sort_args *a)
 {
     const clscan__config *cfg = &p->config;
-    const size_t tile = (size_t)cfg->wg_size * cfg->items, tiles = a->n / tile + (a->n % tile != 0);
+    const clscan__sort_shape shape = clscan__sort_geometry(a->n, (size_t)cfg->wg_size * cfg->items, cfg->radix_bits);
+    const size_t tiles = shape.tiles, counts = shape.counts;
     const unsigned key_bits = 8 * (unsigned)clscan_type_size(a->key_type);
-    const size_t counts = tiles << cfg->radix_bits;
     sort_buffers b = {0};
     clscan_status st = sort_buffers_get(ctx, cfg, a, counts, &b);
     if (st == CLSCAN_SUCCESS)
@@ -129,7 +148,7 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
 {
     const clscan__config *cfg = &p->config;
     const unsigned key_bits = 8 * (unsigned)clscan_type_size(a->key_type);
-    const size_t groups = a->n / ((size_t)cfg->wg_size * cfg->items) + 1;
+    const size_t groups = clscan__split_groups(a->n, (size_t)cfg->wg_size * cfg->items);
     sort_buffers b = {0};
     clscan_status st = sort_buffers_get(ctx, cfg, a, a->n, &b);
     const cl_ulong n64 = a->n;

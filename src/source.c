@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef CLSCAN_SOURCE_CL_DIR
 #define CLSCAN_SOURCE_CL_DIR ""
@@ -32,9 +33,17 @@ const char *clscan__source_file_name(clscan__source_id id)
     return (unsigned)id < CLSCAN__SRC_COUNT ? file_names[id] : "?";
 }
 
-/* Reads a whole file; NULL with errno set when it cannot, or when it is empty (EINVAL). */
+/* Reads a whole file; NULL with errno set when it cannot, or when it is empty or not a regular file
+ * (EINVAL; a folder: EISDIR). */
 static char *read_file(const char *path)
 {
+    struct stat info;
+    if (stat(path, &info) != 0)
+        return NULL;
+    if (!S_ISREG(info.st_mode)) {   /* a folder opens, and ftell calls it LONG_MAX bytes; a FIFO blocks */
+        errno = S_ISDIR(info.st_mode) ? EISDIR : EINVAL;
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -51,7 +60,9 @@ static char *read_file(const char *path)
         }
     } else if (len == 0)
         errno = EINVAL;
+    int why = errno;   /* ENOMEM from malloc must reach the caller past fclose */
     fclose(f);
+    errno = why;
     return buf;
 }
 
@@ -62,21 +73,27 @@ static void append(char *err, size_t len, const char *fmt, const char *a, const 
         snprintf(err + used, len - used, fmt, a, b);
 }
 
-/* Loads every file from dir; on the first failure notes the path and why. */
-static int load_dir(clscan__sources *src, const char *dir, char *err, size_t err_len)
+/* Loads every file from dir; on the first failure notes the path and why. Out of host memory ends the
+ * search (no other folder would fare better) and is not "not found". */
+static clscan_status load_dir(clscan__sources *src, const char *dir, char *err, size_t err_len)
 {
     char path[4096 + 64];
     for (int i = 0; i < CLSCAN__SRC_COUNT; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, file_names[i]);
         src->text[i] = read_file(path);
         if (!src->text[i]) {
-            append(err, err_len, "\n  %s: %s", path, errno == EINVAL ? "empty file" : strerror(errno));
+            int why = errno;
             clscan__sources_free(src);
-            return 0;
+            if (why == ENOMEM) {
+                snprintf(err, err_len, "no host memory to read the kernel source %s", path);
+                return CLSCAN_OUT_OF_MEMORY;
+            }
+            append(err, err_len, "\n  %s: %s", path, why == EINVAL ? "empty or not a regular file" : strerror(why));
+            return CLSCAN_KERNEL_NOT_FOUND;
         }
     }
     snprintf(src->dir, sizeof src->dir, "%s", dir);
-    return 1;
+    return CLSCAN_SUCCESS;
 }
 
 /* The directory of the file that holds this code (the shared library, or the program it is linked into). */
@@ -107,21 +124,22 @@ clscan_status clscan__sources_load(clscan__sources *src, const char *env_dir, ch
     memset(src, 0, sizeof *src);
     snprintf(err, err_len, "kernel sources not found; paths tried:");
     if (env_dir && env_dir[0])
-        return load_dir(src, env_dir, err, err_len) ? CLSCAN_SUCCESS : CLSCAN_KERNEL_NOT_FOUND;
+        return load_dir(src, env_dir, err, err_len);
 
     char own[4096] = "", beside[4096 + 256] = "";
     int have_own = own_directory(own, sizeof own);
-    if (have_own && in_build_tree(own) && load_dir(src, CLSCAN_SOURCE_CL_DIR, err, err_len))
-        return CLSCAN_SUCCESS;
-    if (have_own) {
+    clscan_status st = CLSCAN_KERNEL_NOT_FOUND;
+    if (have_own && in_build_tree(own))
+        st = load_dir(src, CLSCAN_SOURCE_CL_DIR, err, err_len);
+    if (st == CLSCAN_KERNEL_NOT_FOUND && have_own) {
         snprintf(beside, sizeof beside, "%s/%s", own, CLSCAN_LIB_TO_CL);
-        if (load_dir(src, beside, err, err_len))
-            return CLSCAN_SUCCESS;
+        st = load_dir(src, beside, err, err_len);
     }
-    if (CLSCAN_INSTALL_CL_DIR[0] && load_dir(src, CLSCAN_INSTALL_CL_DIR, err, err_len))
-        return CLSCAN_SUCCESS;
-    append(err, err_len, "\n%s%s", "set CLSCAN_KERNEL_DIR to the folder holding scan.cl", "");
-    return CLSCAN_KERNEL_NOT_FOUND;
+    if (st == CLSCAN_KERNEL_NOT_FOUND && CLSCAN_INSTALL_CL_DIR[0] != '\0')
+        st = load_dir(src, CLSCAN_INSTALL_CL_DIR, err, err_len);
+    if (st == CLSCAN_KERNEL_NOT_FOUND)
+        append(err, err_len, "\n%s%s", "set CLSCAN_KERNEL_DIR to the folder holding scan.cl", "");
+    return st;
 }
 
 void clscan__sources_free(clscan__sources *src)

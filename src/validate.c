@@ -26,6 +26,9 @@ clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *
     if (err == CL_SUCCESS) err = clGetMemObjectInfo(buf, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
     if (err == CL_SUCCESS) err = clGetMemObjectInfo(buf, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
     if (err == CL_SUCCESS) err = clGetMemObjectInfo(buf, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY)   /* the driver failed, not the argument */
+        return clscan__fail(ctx, clscan__status_from_cl(err), "clGetMemObjectInfo (%s) failed: %s (%d)", what,
+                            clscan__cl_error_name(err), err);
     if (err != CL_SUCCESS)
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is not a valid cl_mem: clGetMemObjectInfo gave %s (%d)",
                             what, clscan__cl_error_name(err), err);

@@ -1,6 +1,8 @@
 /* Host-only logic, no OpenCL device touched: status and version strings, type sizes, the device-spec
- * grammar and its matching, the generated defines, cache keys, the policy and block-sum levels. */
+ * grammar and its matching, the generated defines, cache keys, the policy and block-sum levels, and
+ * the launch geometry of every primitive for n up to 2^40 (nothing allocated, nothing launched). */
 #include "internal.h"
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -233,13 +235,228 @@ static void test_block_sum_levels(void **state)
     assert_int_equal(e[0], SIZE_MAX / 2048 + 1);
 }
 
+/* ---- launch geometry up to n = 2^40 ---------------------------------------------------------------- */
+/* Sizes around 2^31 and 2^32 (where a 32-bit count or index would wrap), 2^32 + 2^21 (past 2^32 by
+ * more than a tile) and 2^40; the tile-relative ones are added per tile. */
+static const uint64_t big_sizes[] = {
+    0, 1, ((uint64_t)1 << 31) - 1, (uint64_t)1 << 31, ((uint64_t)1 << 31) + 1, ((uint64_t)1 << 32) - 1,
+    (uint64_t)1 << 32, ((uint64_t)1 << 32) + ((uint64_t)1 << 21), (uint64_t)1 << 40,
+};
+#define BIG_SIZES (sizeof big_sizes / sizeof big_sizes[0])
+/* Every tile the policy rows give (scans, sorts; 4- and 8-byte), the shrunken ones local memory can
+ * force, and odd ones that a tuning override can set. */
+static const size_t geometry_tiles[] = {1, 2, 3, 64, 1000, 1024, 2048, 4096, 8192, 16384, 32768};
+#define GEOMETRY_TILES (sizeof geometry_tiles / sizeof geometry_tiles[0])
+static unsigned long geometry_cases;
+
+/* The n to check at this tile: the fixed ones and tile - 1, tile, tile + 1 (those past size_t left out). */
+static size_t geometry_sizes(size_t tile, size_t *out)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < BIG_SIZES; i++)
+        if (big_sizes[i] <= SIZE_MAX)
+            out[count++] = (size_t)big_sizes[i];
+    out[count++] = tile - 1, out[count++] = tile, out[count++] = tile + 1;
+    return count;
+}
+
+/* Tiles cover [0, n) exactly: the last starts inside n, its end is past it by less than a tile; and
+ * the launch walks every tile with at most CLSCAN__MAX_GROUPS groups whose global size fits 32 bits. */
+static void check_tiles(size_t n, size_t tile)
+{
+    const size_t tiles = clscan__tiles(n, tile);
+    assert_int_equal(tiles, ((uint64_t)n + tile - 1) / tile);   /* no overflow at these n */
+    if (n == 0) {
+        assert_int_equal(tiles, 0);
+        assert_int_equal(clscan__launch_groups(tiles), 0);
+        return;
+    }
+    assert_true((uint64_t)(tiles - 1) * tile < n);
+    assert_true((uint64_t)tiles * tile >= n && (uint64_t)tiles * tile - n < tile);
+    const size_t groups = clscan__launch_groups(tiles);
+    assert_true(groups >= 1 && groups <= tiles && groups <= CLSCAN__MAX_GROUPS);
+    assert_true((tiles - 1) % groups < groups);                  /* the last tile has a group */
+    assert_true((uint64_t)groups * 1024 <= UINT32_MAX);           /* global size at work-groups of 1024 */
+}
+
+/* Single-pass: either refused (2^31 tiles or more) or the uint tile counter, which runs past the last
+ * tile by up to one take per group, never wraps; the status array's size does not overflow. */
+static void check_single_pass(size_t n, size_t tile)
+{
+    const size_t tiles = clscan__tiles(n, tile);
+    const int fits = clscan__sp_tiles_fit(tiles);
+    assert_int_equal(fits, (uint64_t)tiles < ((uint64_t)1 << 31));
+    if (tile >= 1024)   /* every policy tile is: single-pass never refuses up to 2^40 */
+        assert_true(fits);
+    if (!fits)
+        return;
+    assert_true((uint64_t)tiles + CLSCAN__MAX_GROUPS <= UINT32_MAX);
+    assert_int_equal(clscan__sp_status_bytes(tiles) / 32, tiles);
+}
+
+/* Block-sum: each level holds the tiles of the one below, the top fits one tile (tile >= 64: within
+ * the levels there are), scratch bytes do not overflow. Reduce-then-scan's totals go the same way. */
+static void check_levels(size_t n, size_t tile)
+{
+    size_t e[CLSCAN__MAX_LEVELS];
+    unsigned levels = clscan__block_sum_levels(n, tile, e);
+    if (n <= tile) {
+        assert_int_equal(levels, 0);
+        return;
+    }
+    assert_true(levels >= 1);
+    assert_int_equal(e[0], clscan__tiles(n, tile));
+    for (unsigned l = 1; l < levels; l++)
+        assert_int_equal(e[l], clscan__tiles(e[l - 1], tile));
+    for (unsigned l = 0; l < levels; l++)
+        assert_true((tile == 1 || e[l] < n) && e[l] * 8 / 8 == e[l]);
+    if (tile >= 64)
+        assert_true(e[levels - 1] <= tile);
+    if (tile == 1)   /* never shrinks: block_sum refuses it (all levels used, the top above a tile) */
+        assert_true(levels == CLSCAN__MAX_LEVELS && e[levels - 1] > tile);
+    const size_t totals = clscan__tiles(n, tile);   /* reduce-then-scan: scanned by block-sum */
+    if (tile >= 64 && totals > tile) {
+        levels = clscan__block_sum_levels(totals, tile, e);
+        assert_true(levels >= 1 && e[levels - 1] <= tile);
+    }
+}
+
+/* The reduction: every group gets a tile (groups <= tiles), the stride walk gives none more than
+ * per_group, groups stay within 8 a compute unit, and its status words are few. */
+static void check_reduce(size_t n, size_t tile)
+{
+    static const size_t units[] = {0, 1, 2, 132, 1024};
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        clscan__reduce_shape s = clscan__reduce_geometry(n, tile, units[u]);
+        assert_int_equal(s.tiles, clscan__tiles(n, tile));
+        if (n == 0) {
+            assert_true(s.per_group == 0 && s.groups == 0);
+            continue;
+        }
+        size_t cap = 8 * (units[u] ? units[u] : 1);
+        assert_true(s.groups >= 1 && s.groups <= s.tiles && s.groups <= cap);
+        assert_true((uint64_t)s.groups * s.per_group >= s.tiles);
+        assert_true((uint64_t)(s.groups - 1) * s.per_group < s.tiles);
+        assert_true(clscan__tiles(s.tiles, s.groups) <= s.per_group);
+        assert_true(clscan__launch_groups(s.groups) == s.groups || cap > CLSCAN__MAX_GROUPS);
+    }
+}
+
+/* Compaction: one launch (uint counts and status values) only below 2^32 elements and 2^31 tiles. */
+static void check_compact(size_t n, size_t tile)
+{
+    const size_t tiles = clscan__tiles(n, tile);
+    const int one = clscan__compact_one_pass_fits(n, tiles);
+    assert_int_equal(one, (uint64_t)n <= UINT32_MAX && (uint64_t)tiles < ((uint64_t)1 << 31));
+    if ((uint64_t)n >= ((uint64_t)1 << 32))
+        assert_false(one);
+    assert_int_equal(tiles * sizeof(cl_ulong) / sizeof(cl_ulong), tiles);   /* three launches' counts */
+}
+
+/* Sorts: digit-major counts d * tiles + t all inside the array without overflow; 32-bit counts only
+ * while n fits them; the split path's groups cover n with at most one idle. */
+static void check_sort(size_t n, size_t tile)
+{
+    for (unsigned bits = 1; bits <= 8; bits++) {
+        clscan__sort_shape s = clscan__sort_geometry(n, tile, bits);
+        assert_int_equal(s.tiles, clscan__tiles(n, tile));
+        assert_int_equal(s.counts >> bits, s.tiles);
+        if (s.tiles)
+            assert_true((((uint64_t)1 << bits) - 1) * s.tiles + (s.tiles - 1) < s.counts);
+    }
+    const int wide = clscan__sort_hist64(n);
+    assert_int_equal(wide, (uint64_t)n > UINT32_MAX);
+    clscan__sort_shape s = clscan__sort_geometry(n, tile, 8);
+    const size_t hist_bytes = wide ? 8 : 4;
+    assert_int_equal(s.counts * hist_bytes / hist_bytes, s.counts);
+    const size_t groups = clscan__split_groups(n, tile);
+    assert_true((uint64_t)groups * tile >= n && (uint64_t)(groups - 1) * tile <= n);
+    assert_true(groups == s.tiles || groups == s.tiles + 1);
+}
+
+/* Summed-area tables of height rows: the CPU bands cover every row (at most a band a compute unit,
+ * none under 128 rows unless one), GPU bands of 32 and 16 rows likewise. Every image up to 2^35
+ * elements fits the 31-bit band counter; taller ones are refused, never wrapped; where the bands fit,
+ * their status and scratch sizes do not overflow. */
+static void check_sat(size_t height)
+{
+    static const size_t units[] = {1, 2, 64};
+    static const size_t widths[] = {2, 1000, (size_t)1 << 20};
+    if (height < 2)
+        return;
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        size_t rows = clscan__sat_cpu_rows(height, units[u], 0), bands = clscan__tiles(height, rows);
+        assert_true(rows >= 1 && rows <= height && bands <= units[u]);
+        assert_true((uint64_t)bands * rows >= height && (uint64_t)(bands - 1) * rows < height);
+        assert_true(bands == 1 || rows >= 128);
+    }
+    assert_int_equal(clscan__sat_cpu_rows(height, 2, -5), 5);   /* the test override */
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+        for (size_t band = 16; band <= 32; band += 16) {
+            size_t width = widths[w], bands = clscan__tiles(height, band);
+            if ((uint64_t)width * height > ((uint64_t)1 << 42))
+                continue;   /* more than 16 TiB of 4-byte elements: no device holds it */
+            const int fits = clscan__sat_bands_fit(width, bands);
+            assert_int_equal(fits, (uint64_t)bands < ((uint64_t)1 << 31));
+            if ((uint64_t)width * height <= ((uint64_t)1 << 35))
+                assert_true(fits);
+            if (!fits)
+                continue;
+            assert_int_equal(clscan__sp_status_bytes(bands * width) / 32, bands * width);
+            assert_int_equal(2 * bands * width * 8 / 16, bands * width);   /* the CPU shape's scratch */
+        }
+}
+
+static void test_launch_geometry(void **state)
+{
+    (void)state;
+    size_t sizes[BIG_SIZES + 3];
+    for (size_t t = 0; t < GEOMETRY_TILES; t++) {
+        const size_t tile = geometry_tiles[t], count = geometry_sizes(tile, sizes);
+        for (size_t i = 0; i < count; i++) {
+            check_tiles(sizes[i], tile);
+            check_single_pass(sizes[i], tile);
+            check_levels(sizes[i], tile);
+            check_reduce(sizes[i], tile);
+            check_compact(sizes[i], tile);
+            check_sort(sizes[i], tile);
+            check_sat(sizes[i]);
+            geometry_cases++;
+        }
+    }
+    printf("  %lu (n, tile) cases, n up to 2^40, tiles 1 to 32768\n", geometry_cases);
+}
+
+/* The edges: no overflow where n + tile - 1 would wrap, refusals instead of wrapping counters. */
+static void test_geometry_limits(void **state)
+{
+    (void)state;
+    assert_int_equal(clscan__tiles(SIZE_MAX, 2), SIZE_MAX / 2 + 1);
+    assert_int_equal(clscan__tiles(SIZE_MAX, 1), SIZE_MAX);
+    assert_int_equal(clscan__tiles(SIZE_MAX - 1, SIZE_MAX), 1);
+    assert_true(clscan__sp_tiles_fit(((size_t)1 << 31) - 1));
+    assert_false(clscan__sp_tiles_fit((size_t)1 << 31));
+    assert_true(clscan__compact_one_pass_fits(UINT32_MAX, 1));
+    assert_false(clscan__compact_one_pass_fits((size_t)UINT32_MAX + 1, 1));
+    assert_false(clscan__sort_hist64(UINT32_MAX));
+    assert_true(clscan__sort_hist64((size_t)UINT32_MAX + 1));
+    assert_false(clscan__sat_bands_fit(1, 0));
+    assert_false(clscan__sat_bands_fit(1, (size_t)1 << 31));
+    assert_false(clscan__sat_bands_fit(SIZE_MAX / 64 + 1, 1));
+    assert_true(clscan__sat_bands_fit(SIZE_MAX / 64, 1));
+    clscan__reduce_shape r = clscan__reduce_geometry(SIZE_MAX, 1, 1);   /* 8 groups share every tile */
+    assert_int_equal(r.groups, 8);
+    assert_int_equal(r.per_group, SIZE_MAX / 8 + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_strings), cmocka_unit_test(test_version_and_sizes),
         cmocka_unit_test(test_spec_parsing),   cmocka_unit_test(test_spec_matching),
         cmocka_unit_test(test_defines_and_keys), cmocka_unit_test(test_policy),
-        cmocka_unit_test(test_block_sum_levels),
+        cmocka_unit_test(test_block_sum_levels), cmocka_unit_test(test_launch_geometry),
+        cmocka_unit_test(test_geometry_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

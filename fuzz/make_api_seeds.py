@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of fuzz_api (fuzz/corpus/api): one meaningful input per public function and
+per kind of bad argument, in the byte layout LLVMFuzzerTestOneInput in fuzz_api.c decodes. Seeds that
+succeed use few kernel configurations (each costs a PoCL build of seconds on a cold cache).
+Run from anywhere: python3 fuzz/make_api_seeds.py"""
+import os
+import struct
+
+# fn values (enum fn in fuzz_api.c)
+INCL, EXCL, REDUCE, COMPACT, SORT, SORT_BY_KEY, SAT, INCL_HOST, EXCL_HOST, SET_ALGO, FINISH, CREATE, \
+    CREATE_FROM_QUEUE, MISC = range(14)
+INT32, UINT32, INT64, UINT64, FLOAT, DOUBLE = range(6)
+ADD, MUL, MIN, MAX = range(4)
+# buffer kinds (enum kind): a byte below 0x80 is EXACT; above, the byte modulo 12 picks the kind
+EXACT, NULL, LARGER, SHORT, READ_ONLY, WRITE_ONLY, FOREIGN, IMAGE, HOST_PTR, SAME, SUB_APART, SUB_OVER = range(12)
+OUT_OF_RANGE = 0xE0   # an enum byte from 0xe0 on: count, count + 1, -1, -2, INT_MIN, INT_MAX, 256, 65536
+CTX_NULL, PTR_NULL = 0x1F, 0xE0   # the option byte of a call
+
+
+def kind(k, extra=None, back=1, earlier=False):
+    """A buffer-kind byte (and the size byte LARGER and SHORT take); SAME and SUB_OVER refer to the
+    argument back (1 or 2) places before; SUB_OVER lies an alignment step after it, or before."""
+    b = 0 if k == EXACT else next(b for b in range(0x80, 0x100) if b % 12 == k and (b // 12) % 2 == back - 1
+                                  and (k != SUB_OVER or (b // 24) % 2 == earlier))
+    return bytes([b]) + (bytes([extra]) if k in (LARGER, SHORT) else b"")
+
+
+def head(calls=1, seed=0x1234):
+    return bytes([(calls - 1) << 1]) + struct.pack("<I", seed)
+
+
+def device(fn, type_, n, *buffers, op=ADD, vtype=INT32, opt=0):
+    body = bytes([fn, opt, type_, vtype]) + (b"" if fn in (SAT, COMPACT) else bytes([op]))
+    body += struct.pack("<H", n) if fn != SAT else bytes(n)   # SAT: n is (width, height) bytes
+    return body + b"".join(buffers)
+
+
+def host(fn, type_, op, n, shape, opt=0):
+    # shape: bits 0-1 in (0: NULL), bits 2-3 out (0: NULL), bits 4-5 == 0: out is in (in place)
+    return bytes([fn, opt, type_, op]) + struct.pack("<H", n) + bytes([shape]) + struct.pack("<I", 99)
+
+
+SEEDS = {
+    "scan-int32-add": head() + device(INCL, INT32, 1000, kind(EXACT), kind(EXACT)),
+    "scan-exclusive-in-place": head() + device(EXCL, INT32, 4096, kind(EXACT), kind(SAME)),
+    "scan-float-min-larger": head() + device(INCL, FLOAT, 777, kind(LARGER, 9), kind(HOST_PTR), op=MIN),
+    "scan-sub-buffers-apart": head() + device(INCL, INT32, 300, kind(SUB_APART), kind(SUB_APART)),
+    "scan-sub-buffer-overlap": head() + device(INCL, INT32, 300, kind(SUB_APART), kind(SUB_OVER)),
+    "scan-short-output": head() + device(INCL, INT32, 1000, kind(EXACT), kind(SHORT, 3)),
+    "scan-read-only-output": head() + device(EXCL, INT32, 64, kind(READ_ONLY), kind(READ_ONLY)),
+    "scan-write-only-input": head() + device(INCL, INT32, 64, kind(WRITE_ONLY), kind(WRITE_ONLY)),
+    "scan-foreign-image": head(2) + device(INCL, INT32, 8, kind(FOREIGN), kind(EXACT))
+                          + device(EXCL, INT32, 8, kind(EXACT), kind(IMAGE)),
+    "scan-enums-out-of-range": head(2) + device(INCL, OUT_OF_RANGE, 8, kind(EXACT), kind(EXACT))
+                               + device(INCL, INT32, 8, kind(EXACT), kind(EXACT), op=OUT_OF_RANGE + 4),
+    "scan-n-overflows": head() + device(INCL, INT64, 0xF000 + 2, kind(EXACT), kind(EXACT)),
+    "scan-null-context": head() + device(INCL, INT32, 16, kind(NULL), kind(EXACT), opt=CTX_NULL),
+    "reduce-int32-max": head() + device(REDUCE, INT32, 3000, kind(EXACT), op=MAX),
+    "reduce-null-result": head() + device(REDUCE, INT32, 0, kind(NULL), opt=PTR_NULL),
+    "compact-int32": head() + device(COMPACT, INT32, 2000, kind(EXACT), kind(EXACT), kind(EXACT)),
+    "compact-out-is-in": head() + device(COMPACT, INT32, 100, kind(EXACT), kind(EXACT), kind(SAME, back=2)),
+    "compact-out-over-flags": head() + device(COMPACT, INT32, 64, kind(EXACT), kind(SUB_APART),
+                                                 kind(SUB_OVER, earlier=True)),
+    "sort-int32": head() + device(SORT, INT32, 4096, kind(EXACT)),
+    "sort-by-key-overlap": head() + device(SORT_BY_KEY, INT32, 50, kind(EXACT), kind(SAME), vtype=INT32),
+    "sat-int32-in-place": head() + device(SAT, INT32, (17, 33), kind(EXACT), kind(SAME)),
+    "sat-overflow": head() + device(SAT, INT32, (0xF8, 0xF8 + 2), kind(EXACT), kind(EXACT)),
+    "host-scans": head(2) + host(INCL_HOST, INT32, ADD, 100, 0x05) + host(EXCL_HOST, INT32, ADD, 100, 0x01),
+    "host-null-output": head() + host(INCL_HOST, INT32, ADD, 10, 0x31),
+    "set-algorithm-then-scan": head(3) + bytes([SET_ALGO, 0, 3, 0]) + device(INCL, INT32, 2000, kind(EXACT),
+                                                                           kind(EXACT)) + bytes([FINISH, 0]),
+    "set-algorithm-out-of-range": head() + bytes([SET_ALGO, 0, OUT_OF_RANGE, 2]),
+    "create": head(3) + bytes([CREATE, 0, 0, 4]) + b"pocl" + bytes([CREATE, 0, 0, 7]) + b"no-such"
+              + bytes([CREATE, 0, 1, 0]),
+    # shape bit 2: spec NULL ($CLSCAN_DEVICE); bits 6-7: an environment variable set from the input meanwhile
+    "create-with-environment": head(3) + bytes([CREATE, 0, 0x44, 0, 11]) + b"A B=2 C= D " + bytes([CREATE, 0, 0x84, 0, 3])
+                               + b"-17" + bytes([CREATE, 0, 0xC4, 0, 4]) + b"0:0",
+    "create-from-queue": head(3) + bytes([CREATE_FROM_QUEUE, 0, 1, CREATE_FROM_QUEUE, 0, 2,
+                                          CREATE_FROM_QUEUE, 0, 0]),
+    "misc": head(2) + bytes([MISC, 0]) + struct.pack("<i", -7) + bytes([DOUBLE, MISC, 0]) + struct.pack("<i", 5)
+            + bytes([OUT_OF_RANGE]),
+}
+
+
+def main():
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "api")
+    os.makedirs(out, exist_ok=True)
+    for name, data in SEEDS.items():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,666 @@
+/* Fault-injection walks (label "fault"): for every N, the N-th OpenCL call or host allocation the
+ * library makes inside one operation fails as drivers and the C library fail (hooks.c). Then the
+ * operation returns the status the library maps the failure to, with a message naming the call (or it
+ * absorbed the failure and its answer is right); it leaks no CL object or host block, keeps the
+ * caller's reference counts, inputs and (after a failed allocation) outputs, and the next call on the
+ * same context succeeds. Walked: context creation (from a device, from an application queue), scans
+ * under each strategy and on an out-of-order queue, a host scan, compaction (one pass, three
+ * launches), sort and sort by key, reduce, summed-area table, and program builds with the disk cache
+ * cold or off.
+ * CLSCAN_FAULT_TRACE=1 lists the calls each walk fails in turn. */
+#define _POSIX_C_SOURCE 200809L
+#include "fault.h"
+#include "internal.h"
+#include "ref.h"
+#include <dirent.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#define N 3000                   /* 94 small tiles (below): a walk of a few seconds on PoCL */
+#define SAT_W 60
+#define SAT_H 50                 /* SAT_W * SAT_H <= N */
+#define SENTINEL 0x7e57u
+/* Tiles of 32: N takes two block-sum levels and a sort many tiles (PoCL's own tiles hold N whole). */
+#define SMALL_WG 8
+#define SMALL_ITEMS 4
+
+static int32_t data_in[N], sorted_in[N], host_out[N], indices[N];
+static uint8_t data_flags[N];
+static char tmp_root[] = "/tmp/clscan-fault-XXXXXX";
+
+/* Over the whole program: faults injected, those the library absorbed (and answered right). */
+static unsigned long total_cl, total_host, total_absorbed;
+
+/* The entry points whose faults the current walk saw absorbed, for its summary line. */
+static char absorbed_calls[512];
+
+static void note_absorbed(const char *call)
+{
+    total_absorbed++;
+    if (call && !strstr(absorbed_calls, call)) {
+        size_t used = strlen(absorbed_calls);
+        snprintf(absorbed_calls + used, sizeof absorbed_calls - used, " %s", call);
+    }
+}
+
+/* ---- what is being checked, for the messages ------------------------------------------------ */
+static char where[512];
+
+#define EXPECT(cond, ...)                                                                               \
+    do {                                                                                                \
+        if (!(cond)) {                                                                                  \
+            print_error("%s: ", where);                                                                 \
+            print_error(__VA_ARGS__);                                                                   \
+            print_error("\n");                                                                          \
+            fail();                                                                                     \
+        }                                                                                               \
+    } while (0)
+
+/* ---- the environment of a context: disk cache warm (ctest's), cold (a new folder), or off ---------- */
+typedef enum cache_mode { CACHE_WARM, CACHE_COLD, CACHE_OFF } cache_mode;
+static char warm_dir[4096];
+
+static void remove_flat_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    char path[8192];
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* Sets the environment the next context reads; a cold cache is a folder of its own, emptied here. */
+static void cache_env(cache_mode mode)
+{
+    char cold[4200];
+    snprintf(cold, sizeof cold, "%s/cold", tmp_root);
+    remove_flat_dir(cold);
+    setenv("CLSCAN_CACHE_DIR", mode == CACHE_COLD ? cold : warm_dir, 1);
+    if (mode == CACHE_OFF)
+        setenv("CLSCAN_CACHE", "0", 1);
+    else
+        unsetenv("CLSCAN_CACHE");
+}
+
+/* ---- fixtures: a context and the caller's buffers ----------------------------------------------- */
+typedef struct fixture {
+    clscan_context *ctx;
+    cl_context app_cl;               /* with an application queue: the application's objects */
+    cl_command_queue app_queue;
+    cl_mem in, flags, out;
+    int32_t result;                  /* reduce's result, compact's count: SENTINEL until written */
+    size_t count;
+} fixture;
+
+/* Tiles of SMALL_WG * SMALL_ITEMS; the same on the portable paths (32-bit status words, as on devices
+ * without 64-bit atomics); or the device's own tiles. */
+typedef enum op_shape { SHAPE_SMALL, SHAPE_PORTABLE, SHAPE_POLICY } op_shape;
+
+typedef struct op {
+    const char *name;
+    clscan_strategy strategy;
+    int app_queue;                   /* the context adopts an out-of-order application queue */
+    int in_place;                    /* 1: the keys are input and output (sort); 2: out holds the values too */
+    op_shape shape;
+    clscan_status (*run)(fixture *f);
+    int (*check)(fixture *f, char *msg, size_t len);   /* the output after a success */
+} op;
+
+static cl_uint mem_refs(void *m)
+{
+    cl_uint refs = 0;
+    clGetMemObjectInfo((cl_mem)m, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+    return refs;
+}
+
+static cl_uint queue_refs(void *q)
+{
+    cl_uint refs = 0;
+    clGetCommandQueueInfo((cl_command_queue)q, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+    return refs;
+}
+
+/* Drivers drop the references that finished commands hold a little after clFinish (PoCL, on a thread
+ * of its own): the count of obj once it has reached want, or after two seconds what it is then. */
+static cl_uint settled_refs(cl_uint (*count)(void *), void *obj, cl_uint want)
+{
+    cl_uint refs = count(obj);
+    for (int i = 0; i < 400 && refs != want; i++) {
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+        refs = count(obj);
+    }
+    return refs;
+}
+
+/* The application's own context and queue on the default device (out of order where it can be). */
+static void app_queue_create(fixture *f)
+{
+    cl_platform_id platform;
+    cl_device_id dev;
+    cl_int err = clGetPlatformIDs(1, &platform, NULL);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL), CL_SUCCESS);
+    cl_command_queue_properties props = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    f->app_cl = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    f->app_queue = clCreateCommandQueue(f->app_cl, dev, props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    assert_int_equal(err, CL_SUCCESS);
+}
+
+static void app_queue_release(fixture *f)
+{
+    if (f->app_queue)
+        clReleaseCommandQueue(f->app_queue);
+    if (f->app_cl)
+        clReleaseContext(f->app_cl);
+    f->app_queue = NULL, f->app_cl = NULL;
+}
+
+/* Inputs as the caller made them (a failed sort may have changed its keys), outputs poisoned again;
+ * the values of a sort by key are their own indices. */
+static void reset_buffers(fixture *f, const op *o)
+{
+    cl_command_queue q = clscan_context_queue(f->ctx);
+    assert_int_equal(clEnqueueWriteBuffer(q, f->in, CL_TRUE, 0, sizeof data_in, data_in, 0, NULL, NULL), CL_SUCCESS);
+    unsigned char poison = REF_POISON;
+    if (o->in_place == 2)
+        assert_int_equal(clEnqueueWriteBuffer(q, f->out, CL_TRUE, 0, sizeof indices, indices, 0, NULL, NULL), CL_SUCCESS);
+    else
+        assert_int_equal(clEnqueueFillBuffer(q, f->out, &poison, 1, 0, sizeof data_in, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clFinish(clscan_context_queue(f->ctx)), CL_SUCCESS);
+    memset(host_out, REF_POISON, sizeof host_out);
+    f->result = (int32_t)SENTINEL, f->count = SENTINEL;
+}
+
+/* A context (no fault armed) with the algorithm of op, the caller's buffers filled and poisoned. */
+static void setup(fixture *f, const op *o, cache_mode mode)
+{
+    memset(f, 0, sizeof *f);
+    cache_env(mode);
+    clscan_status st = CLSCAN_SUCCESS;
+    if (o->app_queue) {
+        app_queue_create(f);
+        st = clscan_context_create_from_queue(&f->ctx, f->app_queue);
+    } else
+        st = clscan_context_create(&f->ctx, NULL);
+    EXPECT(st == CLSCAN_SUCCESS, "context: %s", clscan_last_error(NULL));
+    assert_int_equal(clscan_set_algorithm(f->ctx, o->strategy, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
+    if (o->shape != SHAPE_POLICY)
+        clscan__set_tuning(f->ctx, SMALL_WG, SMALL_ITEMS);
+    clscan__set_portable(f->ctx, o->shape == SHAPE_PORTABLE);
+    f->in = ref_buffer(f->ctx, sizeof data_in, data_in);
+    f->flags = ref_buffer(f->ctx, sizeof data_flags, data_flags);
+    f->out = ref_buffer(f->ctx, sizeof data_in, NULL);
+    assert_true(f->in && f->flags && f->out);
+    reset_buffers(f, o);
+}
+
+/* Releases everything; the library must hold nothing afterwards. */
+static void teardown(fixture *f)
+{
+    clReleaseMemObject(f->in);
+    clReleaseMemObject(f->flags);
+    clReleaseMemObject(f->out);
+    clscan_context_release(f->ctx);
+    /* Commands hold their queue in some drivers (PoCL) until they are done: counted once idle. */
+    if (f->app_queue) {
+        assert_int_equal(clFinish(f->app_queue), CL_SUCCESS);
+        cl_uint refs = settled_refs(queue_refs, f->app_queue, 1);
+        EXPECT(refs == 1, "application queue references %u, 1 expected", refs);
+    }
+    app_queue_release(f);
+    EXPECT(fault_live_cl() == 0, "%zu CL references still held after the context's release", fault_live_cl());
+    EXPECT(fault_live_host() == 0, "%zu host blocks still allocated after the context's release", fault_live_host());
+    EXPECT(fault_foreign_releases() == 0, "%lu releases of objects the library did not hold", fault_foreign_releases());
+}
+
+/* ---- the operations and their checks -------------------------------------------------------- */
+static int read_out(fixture *f, cl_mem m, int32_t *got)
+{
+    return ref_read(f->ctx, m, sizeof data_in, got);
+}
+
+static clscan_status run_inclusive(fixture *f) { return clscan_inclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD); }
+static clscan_status run_exclusive(fixture *f) { return clscan_exclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD); }
+static clscan_status run_host_scan(fixture *f)
+{
+    return clscan_exclusive_scan_host(f->ctx, data_in, host_out, N, CLSCAN_INT32, CLSCAN_ADD);
+}
+static clscan_status run_compact(fixture *f) { return clscan_compact(f->ctx, f->in, f->flags, f->out, N, CLSCAN_INT32, &f->count); }
+static clscan_status run_sort(fixture *f) { return clscan_sort(f->ctx, f->in, N, CLSCAN_INT32); }
+static clscan_status run_sort_by_key(fixture *f)
+{
+    return clscan_sort_by_key(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_UINT32);
+}
+static clscan_status run_reduce(fixture *f) { return clscan_reduce(f->ctx, f->in, N, CLSCAN_INT32, CLSCAN_ADD, &f->result); }
+static clscan_status run_sat(fixture *f) { return clscan_summed_area_table(f->ctx, f->in, f->out, SAT_W, SAT_H, CLSCAN_INT32); }
+
+static int check_scan(fixture *f, int exclusive, char *msg, size_t len)
+{
+    static int32_t got[N];
+    return read_out(f, f->out, got) && ref_check_scan(data_in, got, N, CLSCAN_INT32, CLSCAN_ADD, exclusive, msg, len);
+}
+static int check_inclusive(fixture *f, char *msg, size_t len) { return check_scan(f, 0, msg, len); }
+static int check_exclusive(fixture *f, char *msg, size_t len) { return check_scan(f, 1, msg, len); }
+static int check_host_scan(fixture *f, char *msg, size_t len)
+{
+    (void)f;
+    return ref_check_scan(data_in, host_out, N, CLSCAN_INT32, CLSCAN_ADD, 1, msg, len);
+}
+
+/* The kept elements in order, and nothing written past them. */
+static int check_compact(fixture *f, char *msg, size_t len)
+{
+    static int32_t got[N];
+    size_t kept = 0;
+    if (!read_out(f, f->out, got))
+        return snprintf(msg, len, "read failed"), 0;
+    for (size_t i = 0; i < N; i++)
+        if (data_flags[i] && (kept >= N || got[kept++] != data_in[i]))
+            return snprintf(msg, len, "kept element %zu wrong", kept - 1), 0;
+    if (f->count != kept)
+        return snprintf(msg, len, "count %zu, %zu expected", f->count, kept), 0;
+    if (!ref_is_poison(got + kept, (N - kept) * sizeof *got))
+        return snprintf(msg, len, "written past the %zu kept elements", kept), 0;
+    return 1;
+}
+
+static int check_sort(fixture *f, char *msg, size_t len)
+{
+    static int32_t got[N];
+    if (!read_out(f, f->in, got) || memcmp(got, sorted_in, sizeof got) != 0)
+        return snprintf(msg, len, "keys not sorted"), 0;
+    return 1;
+}
+
+/* Each value is the index its key came from, in increasing order among equal keys (stable). */
+static int check_sort_by_key(fixture *f, char *msg, size_t len)
+{
+    static int32_t values[N];
+    if (!check_sort(f, msg, len) || !read_out(f, f->out, values))
+        return 0;
+    for (size_t i = 0; i < N; i++)
+        if (values[i] < 0 || values[i] >= N || data_in[values[i]] != sorted_in[i] ||
+            (i > 0 && sorted_in[i - 1] == sorted_in[i] && values[i - 1] >= values[i]))
+            return snprintf(msg, len, "value %zu wrong", i), 0;
+    return 1;
+}
+
+static int check_reduce(fixture *f, char *msg, size_t len)
+{
+    return ref_check_reduce(data_in, &f->result, N, CLSCAN_INT32, CLSCAN_ADD, msg, len);
+}
+
+/* Integer sums wrap: computed in uint32. */
+static int check_sat(fixture *f, char *msg, size_t len)
+{
+    static int32_t got[N];
+    static uint32_t want[SAT_W * SAT_H];
+    if (!read_out(f, f->out, got))
+        return snprintf(msg, len, "read failed"), 0;
+    for (size_t y = 0; y < SAT_H; y++)
+        for (size_t x = 0, row = 0; x < SAT_W; x++) {
+            row += (uint32_t)data_in[y * SAT_W + x];
+            want[y * SAT_W + x] = (uint32_t)row + (y ? want[(y - 1) * SAT_W + x] : 0);
+            if ((uint32_t)got[y * SAT_W + x] != want[y * SAT_W + x])
+                return snprintf(msg, len, "element (%zu, %zu) wrong", x, y), 0;
+        }
+    return ref_is_poison(got + SAT_W * SAT_H, (N - SAT_W * SAT_H) * sizeof *got) ? 1
+           : (snprintf(msg, len, "written past the image"), 0);
+}
+
+static void expect_right(fixture *f, const op *o, const char *when)
+{
+    char msg[256] = "";
+    EXPECT(o->check(f, msg, sizeof msg), "%s: wrong answer: %s", when, msg);
+}
+
+/* ---- what a failed call must leave behind --------------------------------------------------- */
+/* Failed sorts that left the keys changed (see expect_inputs_kept). */
+static unsigned long sorts_changed;
+
+static void expect_inputs_kept(fixture *f, const op *o, int allocation)
+{
+    static int32_t got[N];
+    static uint8_t flags[N];
+    assert_true(read_out(f, f->in, got));
+    /* Known: a sort that fails after its second pass was enqueued leaves the keys permuted and in the
+     * kernels' ordered-bit form (sign bits flipped), since the passes ping-pong through the caller's
+     * buffer (cl/sort.cl). Counted and reported, not failed; a failed allocation must change nothing. */
+    if (o->in_place && !allocation)
+        sorts_changed += memcmp(got, data_in, sizeof got) != 0;
+    else
+        EXPECT(memcmp(got, data_in, sizeof got) == 0, "the input changed");
+    if (o->in_place == 2 && allocation) {
+        assert_true(read_out(f, f->out, got));
+        EXPECT(memcmp(got, indices, sizeof got) == 0, "the values changed though an allocation failed");
+    }
+    assert_true(ref_read(f->ctx, f->flags, sizeof flags, flags));
+    EXPECT(memcmp(flags, data_flags, sizeof flags) == 0, "the flags changed");
+    /* A failed allocation comes before anything is enqueued: nothing was written. */
+    if (allocation && !o->in_place) {
+        assert_true(read_out(f, f->out, got));
+        EXPECT(ref_is_poison(got, sizeof got), "the output was written though an allocation failed");
+        EXPECT(ref_is_poison(host_out, sizeof host_out), "the host output was written though an allocation failed");
+    }
+    EXPECT(f->count == SENTINEL && f->result == (int32_t)SENTINEL, "a result was written by a failed call");
+}
+
+/* The status, the message, and the caller's objects after the injected failure. */
+static void expect_failure_handled(fixture *f, const op *o, clscan_status st, fault_kind kind)
+{
+    const char *call = NULL;
+    cl_int code = CL_SUCCESS;
+    fault_fired(&call, &code);
+    assert_int_equal(clFinish(clscan_context_queue(f->ctx)), CL_SUCCESS);
+    const clscan_status want = kind == FAULT_CL ? clscan__status_from_cl(code) : CLSCAN_OUT_OF_MEMORY;
+    const char *msg = clscan_last_error(f->ctx);
+    if (st == CLSCAN_SUCCESS) {   /* absorbed (a cache miss, say): then the answer must be right */
+        note_absorbed(call);
+        expect_right(f, o, "after an absorbed fault");
+    } else {
+        EXPECT(st == want, "status %s (%d), %s (%d) expected; message: %s", clscan_status_string(st), st,
+               clscan_status_string(want), want, msg);
+        EXPECT(msg[0] != '\0', "no message");
+        EXPECT(kind == FAULT_HOST || (strstr(msg, call) && strstr(msg, clscan__cl_error_name(code))),
+               "the message does not name the call and code: %s", msg);
+    }
+    cl_uint refs[3] = {settled_refs(mem_refs, f->in, 1), settled_refs(mem_refs, f->flags, 1),
+                       settled_refs(mem_refs, f->out, 1)};
+    EXPECT(refs[0] == 1 && refs[1] == 1 && refs[2] == 1, "caller's reference counts changed: in %u, flags %u, out %u",
+           refs[0], refs[1], refs[2]);
+    int allocation = kind == FAULT_HOST || strcmp(call, "clCreateBuffer") == 0;
+    if (st != CLSCAN_SUCCESS)
+        expect_inputs_kept(f, o, allocation);
+}
+
+/* ---- the walk ------------------------------------------------------------------------------- */
+/* Runs op once with no fault: returns the calls of the kind (of name) it made; live references after. */
+static unsigned long dry_run(const op *o, fault_kind kind, const char *name, cache_mode mode, size_t live[2])
+{
+    fixture f;
+    setup(&f, o, mode);
+    fault_arm(kind, name, ULONG_MAX);
+    clscan_status st = o->run(&f);
+    fault_disarm();
+    unsigned long calls = fault_calls(kind);
+    EXPECT(st == CLSCAN_SUCCESS, "dry run: %s", clscan_last_error(f.ctx));
+    expect_right(&f, o, "dry run");
+    live[0] = fault_live_cl(), live[1] = fault_live_host();
+    teardown(&f);
+    if (getenv("CLSCAN_FAULT_TRACE"))   /* which call each n of the walk fails */
+        for (unsigned long k = 1; kind == FAULT_CL && fault_trace(k); k++)
+            printf("  %s %lu: %s\n", o->name, k, fault_trace(k));
+    return calls;
+}
+
+/* For n = 1 .. (the calls one run makes), a fresh context whose n-th call (of name, or any) of the kind
+ * fails during op; then the checks above, and the same call again, right, with the context's
+ * references back to where a clean run leaves them. */
+static void walk(const op *o, fault_kind kind, const char *name, cache_mode mode)
+{
+    size_t live[2];
+    snprintf(where, sizeof where, "%s, dry run", o->name);
+    dry_run(o, kind, name, mode, live);   /* the first may fill the cache; the second counts */
+    unsigned long calls = dry_run(o, kind, name, mode, live), absorbed = total_absorbed;
+    absorbed_calls[0] = '\0';
+    for (unsigned long n = 1; n <= calls; n++) {
+        fixture f;
+        setup(&f, o, mode);
+        fault_arm(kind, name, n);
+        clscan_status st = o->run(&f);
+        fault_disarm();
+        const char *call = NULL;
+        cl_int code = CL_SUCCESS;
+        int fired = fault_fired(&call, &code);
+        snprintf(where, sizeof where, "%s, %s fault %lu of %lu (%s%s%s)", o->name, kind == FAULT_CL ? "CL" : "host",
+                 n, calls, call ? call : "-", kind == FAULT_CL ? " -> " : "",
+                 kind == FAULT_CL ? clscan__cl_error_name(code) : "");
+        EXPECT(fired, "the fault did not fire: the calls differ from the dry run's");
+        expect_failure_handled(&f, o, st, kind);
+        reset_buffers(&f, o);
+        st = o->run(&f);
+        EXPECT(st == CLSCAN_SUCCESS, "the next call failed: %s", clscan_last_error(f.ctx));
+        expect_right(&f, o, "the next call");
+        EXPECT(fault_live_cl() == live[0] && fault_live_host() == live[1],
+               "the context holds %zu CL references and %zu host blocks, a clean run %zu and %zu", fault_live_cl(),
+               fault_live_host(), live[0], live[1]);
+        teardown(&f);
+    }
+    *(kind == FAULT_CL ? &total_cl : &total_host) += calls;
+    printf("[ walk     ] %-33s %s%s%s faults%s: %4lu points, %lu absorbed%s\n", o->name,
+           kind == FAULT_CL ? "CL" : "host", name ? " " : "", name ? name : "",
+           mode == CACHE_COLD ? " (cache cold)" : mode == CACHE_OFF ? " (cache off)" : "", calls,
+           total_absorbed - absorbed, absorbed_calls);
+    fflush(stdout);
+}
+
+/* ---- the operations walked ------------------------------------------------------------------ */
+/* name, strategy, application queue, in place, tile shape, run, check */
+static const op op_block_sum = {"inclusive scan, block-sum", CLSCAN_STRATEGY_BLOCK_SUM, 0, 0, SHAPE_SMALL,
+                                run_inclusive, check_inclusive};
+static const op op_rts = {"exclusive scan, reduce-then-scan", CLSCAN_STRATEGY_REDUCE_THEN_SCAN, 0, 0, SHAPE_SMALL,
+                          run_exclusive, check_exclusive};
+static const op op_single = {"inclusive scan, single-pass", CLSCAN_STRATEGY_SINGLE_PASS, 0, 0, SHAPE_SMALL,
+                             run_inclusive, check_inclusive};
+static const op op_portable = {"inclusive scan, portable", CLSCAN_STRATEGY_SINGLE_PASS, 0, 0, SHAPE_PORTABLE,
+                               run_inclusive, check_inclusive};
+static const op op_app_queue = {"scan, application queue", CLSCAN_STRATEGY_BLOCK_SUM, 1, 0, SHAPE_SMALL,
+                                run_exclusive, check_exclusive};
+static const op op_host_scan = {"exclusive host scan", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_POLICY, run_host_scan,
+                                check_host_scan};
+static const op op_compact = {"compact, one pass", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_compact,
+                              check_compact};
+static const op op_compact3 = {"compact, three launches", CLSCAN_STRATEGY_BLOCK_SUM, 0, 0, SHAPE_SMALL, run_compact,
+                               check_compact};
+static const op op_sort = {"sort", CLSCAN_STRATEGY_AUTO, 0, 1, SHAPE_SMALL, run_sort, check_sort};
+static const op op_sort_by_key = {"sort by key", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SMALL, run_sort_by_key,
+                                  check_sort_by_key};
+static const op op_reduce = {"reduce", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_reduce, check_reduce};
+static const op op_sat = {"summed-area table", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_sat, check_sat};
+
+static void test_scan_cl(void **state)
+{
+    (void)state;
+    walk(&op_block_sum, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_rts, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_single, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_portable, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_app_queue, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_host_scan, FAULT_CL, NULL, CACHE_WARM);
+}
+
+static void test_scan_host(void **state)
+{
+    (void)state;
+    walk(&op_block_sum, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_single, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_app_queue, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_host_scan, FAULT_HOST, NULL, CACHE_WARM);
+}
+
+static void test_compact(void **state)
+{
+    (void)state;
+    walk(&op_compact, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_compact3, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_compact, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_compact3, FAULT_HOST, NULL, CACHE_WARM);
+}
+
+static void test_sort(void **state)
+{
+    (void)state;
+    walk(&op_sort, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_sort_by_key, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_sort, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_sort_by_key, FAULT_HOST, NULL, CACHE_WARM);
+}
+
+static void test_reduce_sat(void **state)
+{
+    (void)state;
+    walk(&op_reduce, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_sat, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_reduce, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_sat, FAULT_HOST, NULL, CACHE_WARM);
+}
+
+/* Builds from source: with a cold cache every call of the build and of the binary's write is walked;
+ * with the cache off, the source build alone. */
+static void test_build(void **state)
+{
+    (void)state;
+    static const char *const build_calls[] = {"clCreateProgramWithSource", "clBuildProgram", "clGetProgramInfo",
+                                              "clCreateKernel", "clGetKernelWorkGroupInfo"};
+    for (size_t i = 0; i < sizeof build_calls / sizeof build_calls[0]; i++)
+        walk(&op_single, FAULT_CL, build_calls[i], CACHE_COLD);
+    walk(&op_single, FAULT_HOST, NULL, CACHE_COLD);
+    walk(&op_block_sum, FAULT_CL, "clBuildProgram", CACHE_OFF);
+    walk(&op_sort, FAULT_CL, "clBuildProgram", CACHE_OFF);
+}
+
+/* ---- context creation ----------------------------------------------------------------------- */
+/* For every n: creation fails with the mapped status, *ctx NULL, a new message, nothing held, the
+ * application's queue as it was; or it absorbed the fault and the context works. Then a creation
+ * without faults works. */
+static void walk_create(int from_queue, fault_kind kind)
+{
+    const char *what = from_queue ? "create from queue" : "create";
+    fixture app = {0};
+    app_queue_create(&app);
+    unsigned long calls = ULONG_MAX, absorbed = total_absorbed;
+    absorbed_calls[0] = '\0';
+    for (unsigned long n = 0; n <= calls; n++) {   /* n == 0: the dry run, which counts */
+        static char marker;
+        clscan_context *ctx = (clscan_context *)(void *)&marker;   /* must come back NULL on failure */
+        clscan_context_create(NULL, NULL);               /* a known message to tell a new one from */
+        char stale[256];
+        snprintf(stale, sizeof stale, "%s", clscan_last_error(NULL));
+        fault_arm(kind, NULL, n ? n : ULONG_MAX);
+        clscan_status st = from_queue ? clscan_context_create_from_queue(&ctx, app.app_queue)
+                                      : clscan_context_create(&ctx, NULL);
+        fault_disarm();
+        const char *call = NULL;
+        cl_int code = CL_SUCCESS;
+        int fired = fault_fired(&call, &code);
+        if (n == 0)
+            calls = fault_calls(kind);
+        snprintf(where, sizeof where, "%s, %s fault %lu of %lu (%s)", what, kind == FAULT_CL ? "CL" : "host", n,
+                 calls, call ? call : "-");
+        EXPECT(n == 0 || fired, "the fault did not fire");
+        const clscan_status want = kind == FAULT_CL ? clscan__status_from_cl(code) : CLSCAN_OUT_OF_MEMORY;
+        if (st != CLSCAN_SUCCESS) {
+            EXPECT(st == want, "status %s, %s expected: %s", clscan_status_string(st), clscan_status_string(want),
+                   clscan_last_error(NULL));
+            EXPECT(ctx == NULL, "*ctx not NULL after a failure");
+            EXPECT(strcmp(clscan_last_error(NULL), stale) != 0 && clscan_last_error(NULL)[0], "no new message");
+        } else {
+            if (n > 0)
+                note_absorbed(call);
+            int32_t out[N];
+            EXPECT(clscan_inclusive_scan_host(ctx, data_in, out, N, CLSCAN_INT32, CLSCAN_ADD) == CLSCAN_SUCCESS,
+                   "a context made through a fault does not work: %s", clscan_last_error(ctx));
+            clscan_context_release(ctx);
+        }
+        EXPECT(fault_live_cl() == 0 && fault_live_host() == 0 && fault_foreign_releases() == 0,
+               "held after a failed creation: %zu CL references, %zu host blocks, %lu foreign releases",
+               fault_live_cl(), fault_live_host(), fault_foreign_releases());
+        cl_uint refs = settled_refs(queue_refs, app.app_queue, 1);
+        EXPECT(refs == 1, "application queue references %u, 1 expected", refs);
+    }
+    clscan_context *ctx = NULL;
+    EXPECT(clscan_context_create(&ctx, NULL) == CLSCAN_SUCCESS, "creation after the walk failed");
+    clscan_context_release(ctx);
+    app_queue_release(&app);
+    *(kind == FAULT_CL ? &total_cl : &total_host) += calls;
+    printf("[ walk     ] %-33s %s faults: %4lu points, %lu absorbed%s\n", what, kind == FAULT_CL ? "CL" : "host", calls,
+           total_absorbed - absorbed, absorbed_calls);
+    fflush(stdout);
+}
+
+static void test_context_cl(void **state)
+{
+    (void)state;
+    walk_create(0, FAULT_CL);
+    walk_create(1, FAULT_CL);
+}
+
+static void test_context_host(void **state)
+{
+    (void)state;
+    walk_create(0, FAULT_HOST);
+    walk_create(1, FAULT_HOST);
+}
+
+/* Each test starts from nothing held, whatever a failed one before it left. */
+static int forget(void **state)
+{
+    (void)state;
+    fault_forget();
+    return 0;
+}
+
+/* ---- data --------------------------------------------------------------------------------- */
+static int compare_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void make_data(void)
+{
+    uint64_t rng = ref_seed("test_fault");
+    ref_fill(data_in, N, CLSCAN_INT32, CLSCAN_ADD, &rng);
+    for (size_t i = 0; i < N; i++)
+        data_flags[i] = (uint8_t)(ref_next(&rng) % 3 == 0 ? 0 : 1 + ref_next(&rng) % 255);
+    for (size_t i = 0; i < N; i++)
+        indices[i] = (int32_t)i;
+    memcpy(sorted_in, data_in, sizeof data_in);
+    qsort(sorted_in, N, sizeof *sorted_in, compare_i32);
+}
+
+int main(int argc, char **argv)
+{
+    if (!mkdtemp(tmp_root))
+        return 1;
+    const char *dir = getenv("CLSCAN_CACHE_DIR");
+    if (dir && dir[0])
+        snprintf(warm_dir, sizeof warm_dir, "%s", dir);
+    else
+        snprintf(warm_dir, sizeof warm_dir, "%s/warm", tmp_root);
+    make_data();
+#define TEST(name) cmocka_unit_test_setup(name, forget)
+    const struct CMUnitTest tests[] = {
+        TEST(test_context_cl), TEST(test_context_host), TEST(test_scan_cl),    TEST(test_scan_host),
+        TEST(test_compact),    TEST(test_sort),         TEST(test_reduce_sat), TEST(test_build),
+    };
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    printf("[ faults   ] %lu OpenCL, %lu host allocation; %lu absorbed with the right answer; %lu failed sorts "
+           "left the keys changed\n", total_cl, total_host, total_absorbed, sorts_changed);
+    char cold[4200];
+    snprintf(cold, sizeof cold, "%s/cold", tmp_root);
+    remove_flat_dir(cold);
+    remove_flat_dir(tmp_root);
+    if (!dir || !dir[0]) {
+        remove_flat_dir(warm_dir);
+        rmdir(tmp_root);
+    }
+    return failed;
+}
