@@ -31,9 +31,19 @@ clscan_status clscan__fail_cl(clscan_context *ctx, const char *call, cl_int err)
     return clscan__fail(ctx, clscan__status_from_cl(err), "%s failed: %s (%d)", call, clscan__cl_error_name(err), err);
 }
 
+/* A context's message is copied under its lock into a buffer of the calling thread: another thread's
+ * failure on the same context may rewrite ctx->error at any moment, and the copy stays as it is until
+ * this thread asks again. The lock is not part of what const promises. */
 const char *clscan_last_error(const clscan_context *ctx)
 {
-    return ctx ? ctx->error : thread_error;
+    static _Thread_local char copy[sizeof ((clscan_context *)0)->error];
+    if (!ctx)
+        return thread_error;
+    clscan_context *shared = (clscan_context *)ctx;
+    pthread_mutex_lock(&shared->lock);
+    memcpy(copy, ctx->error, sizeof copy);
+    pthread_mutex_unlock(&shared->lock);
+    return copy;
 }
 
 cl_context clscan_context_cl_context(const clscan_context *ctx) { return ctx ? ctx->cl : NULL; }

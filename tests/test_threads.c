@@ -298,8 +298,9 @@ static int op_strategy(worker *w)
     return st == CLSCAN_SUCCESS ? 1 : failed(w, "clscan_set_algorithm(%d): %s", (int)s, clscan_status_string(st));
 }
 
-/* One call with a bad argument: it must return INVALID_ARGUMENT and leave both buffers as they were.
- * The error text is not read: on a shared context another thread's call may be writing it. */
+/* One call with a bad argument: it must return INVALID_ARGUMENT, leave both buffers as they were and
+ * leave a message. The message is read while other threads' calls on the context may fail too:
+ * clscan_last_error hands each thread its own copy, so whose it is may vary, not that it is whole. */
 static int op_bad(worker *w)
 {
     const size_t n = 100;
@@ -320,6 +321,9 @@ static int op_bad(worker *w)
     case 6: st = clscan_summed_area_table(ctx, NULL, b, 10, 10, CLSCAN_INT32); break;
     default: st = clscan_set_algorithm(ctx, (clscan_strategy)17, CLSCAN_WG_AUTO); break;
     }
+    const char *message = clscan_last_error(ctx);
+    if (message[0] == '\0')
+        return release(a, b, NULL), failed(w, "bad call %d left no message", (int)r);
     int ok = ref_read(ctx, a, n * 4, w->ref) && memcmp(w->ref, w->in, n * 4) == 0 &&
              ref_read(ctx, b, n * 4, w->out) && ref_is_poison(w->out, n * 4);
     release(a, b, NULL);

@@ -88,8 +88,9 @@ CLSCAN_API cl_context       clscan_context_cl_context(const clscan_context *ctx)
 CLSCAN_API cl_command_queue clscan_context_queue(const clscan_context *ctx);
 CLSCAN_API cl_device_id     clscan_context_device(const clscan_context *ctx);
 /* What went wrong last on this context, "" if nothing; never NULL. With ctx == NULL: the last failed
- * context creation of the calling thread. Where several threads share a context, read it before the
- * next call on that context: the text belongs to the context, not to the thread. */
+ * context creation of the calling thread. The text belongs to the context, whichever thread's call
+ * failed; what is returned is the calling thread's copy, taken under the context's lock, and it stays
+ * as it is until the same thread calls clscan_last_error again. */
 CLSCAN_API const char      *clscan_last_error(const clscan_context *ctx);
 
 /* Pick the algorithms used by later scans on this context (AUTO: fastest known for the device and size).
