@@ -49,28 +49,41 @@ clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *
     return CLSCAN_SUCCESS;
 }
 
-/* The buffer a sub-buffer was made from (or itself), and the byte offset into it. */
-static cl_mem root_of(cl_mem m, size_t *offset)
+/* The buffer a sub-buffer was made from (or itself), and the byte offset into it. A failed query is
+ * returned, never taken for "not a sub-buffer": that would hide an overlap. */
+static cl_int root_of(cl_mem m, cl_mem *root, size_t *offset)
 {
     cl_mem parent = NULL;
-    *offset = 0;
-    if (clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) != CL_SUCCESS || !parent)
-        return m;
-    clGetMemObjectInfo(m, CL_MEM_OFFSET, sizeof *offset, offset, NULL);
-    return parent;
+    *root = m, *offset = 0;
+    cl_int err = clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL);
+    if (err == CL_SUCCESS && parent)
+        err = clGetMemObjectInfo(m, CL_MEM_OFFSET, sizeof *offset, offset, NULL);
+    if (err == CL_SUCCESS && parent)
+        *root = parent;
+    return err;
 }
 
+/* Called once the overlap check has passed. Where the driver cannot tell, in place is the safe answer:
+ * a look-back that believes it works in place prefers published values to what it computed. */
 int clscan__same_memory(cl_mem a, cl_mem b)
 {
-    size_t oa = 0, ob = 0;
-    return root_of(a, &oa) == root_of(b, &ob) && oa == ob;
+    cl_mem ra, rb;
+    size_t oa, ob;
+    if (root_of(a, &ra, &oa) != CL_SUCCESS || root_of(b, &rb, &ob) != CL_SUCCESS)
+        return 1;
+    return ra == rb && oa == ob;
 }
 
 clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, size_t a_bytes, cl_mem b, size_t b_bytes,
                                     int same_allowed)
 {
     size_t oa = 0, ob = 0;
-    cl_mem ra = root_of(a, &oa), rb = root_of(b, &ob);
+    cl_mem ra, rb;
+    cl_int err = root_of(a, &ra, &oa);
+    if (err == CL_SUCCESS)
+        err = root_of(b, &rb, &ob);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clGetMemObjectInfo (the buffer a sub-buffer belongs to)", err);
     if (ra != rb || a_bytes == 0 || b_bytes == 0)
         return CLSCAN_SUCCESS;
     if (oa == ob && same_allowed)
