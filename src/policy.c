@@ -87,7 +87,7 @@ unsigned clscan__block_sum_levels(size_t n, size_t tile, size_t level_elems[CLSC
 {
     unsigned levels = 0;
     while (n > tile && levels < CLSCAN__MAX_LEVELS) {
-        n = n / tile + (n % tile != 0);
+        n = clscan__tiles(n, tile);
         level_elems[levels++] = n;
     }
     return levels;

@@ -126,6 +126,7 @@ static void cache_path(const clscan_context *ctx, const char *key, char *path, s
 /* A cache file is the magic, the 32-digit key, the binary's length and checksum (two host-order
  * uint64), then exactly that many bytes of binary. */
 #define CACHE_HEADER (16 + 32 + 8 + 8)
+#define CACHE_MAX_BINARY ((uint64_t)1 << 31)   /* longer lengths are taken for corruption */
 
 int clscan__cache_parse(const unsigned char *data, size_t size, const char key[32], size_t *offset, size_t *len)
 {
@@ -135,7 +136,7 @@ int clscan__cache_parse(const unsigned char *data, size_t size, const char key[3
     memcpy(&stored_len, data + 48, sizeof stored_len);
     memcpy(&sum, data + 56, sizeof sum);
     /* Compared with what is left rather than as header + length, which could wrap. */
-    if (stored_len == 0 || stored_len >= ((uint64_t)1 << 31) || stored_len != size - CACHE_HEADER ||
+    if (stored_len == 0 || stored_len >= CACHE_MAX_BINARY || stored_len != size - CACHE_HEADER ||
         checksum64(data + CACHE_HEADER, (size_t)stored_len) != sum)
         return 0;
     *offset = CACHE_HEADER;
@@ -147,7 +148,7 @@ int clscan__cache_parse(const unsigned char *data, size_t size, const char key[3
 static unsigned char *read_file(FILE *f, size_t *size)
 {
     long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (end < CACHE_HEADER || (uint64_t)end - CACHE_HEADER >= ((uint64_t)1 << 31) || fseek(f, 0, SEEK_SET) != 0)
+    if (end < CACHE_HEADER || (uint64_t)end - CACHE_HEADER >= CACHE_MAX_BINARY || fseek(f, 0, SEEK_SET) != 0)
         return NULL;
     *size = (size_t)end;
     unsigned char *data = malloc(*size);

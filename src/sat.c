@@ -28,7 +28,7 @@ size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, int sat_band)
         return (size_t)-sat_band;
     size_t bands = compute_units, most = height / SAT_CPU_MIN_ROWS;
     bands = bands < most ? bands : most;
-    return bands > 1 ? height / bands + (height % bands != 0) : height;
+    return bands > 1 ? clscan__tiles(height, bands) : height;
 }
 
 /* CPUs: one launch, a work-item a band (cl/sat.cl), with the status words, epochs and counters of the

@@ -140,7 +140,8 @@ static void group_reduce(void)
     }
 }
 
-/* Random int32 elements, about a third of the flags set (to any non-zero byte): the kept ones in order, and the count. */
+/* Random int32 elements, about a third of the flags set (to any non-zero byte): the kept ones in
+ * order, and the count. */
 static void compact_case(size_t n, const char *what)
 {
     if (skipped(what))
@@ -156,8 +157,10 @@ static void compact_case(size_t n, const char *what)
     if (ok_status(clscan_compact(ctx, a, f, out, n, CLSCAN_INT32, &count), what, n) && ref_read(ctx, out, n * 4, got)) {
         int bad = 0;
         for (size_t i = 0; i < n; i++)
-            if (flags[i])
-                bad |= want >= count || got[want] != in[i], want++;
+            if (flags[i]) {
+                bad |= want >= count || got[want] != in[i];
+                want++;
+            }
         if (bad || count != want)
             fail(what, n, "kept elements or count differ");
     }
