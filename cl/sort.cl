@@ -2,8 +2,9 @@
  * sorted as unsigned integers after an order-preserving bit transform; values ride along.
  * Multi-bit LSD (the default), per pass of RADIX_BITS: sort_hist counts each tile's digits, the host
  * scans the digit-major counts, and sort_scatter ranks the tile's keys by digit in local memory
- * (stable, 2 bits a round) and writes each to its global place. The textbook 1-bit split (split_flags,
- * an exclusive scan of the flags, split_scatter) is kept as the reference path. */
+ * (stable, 2 bits a round) and writes each to its global place. Each kernel takes its source and
+ * destination from the host, which routes the keys A -> B -> C -> B ... -> A (src/sort.c). The textbook
+ * 1-bit split (split_flags, an exclusive scan of the flags, split_scatter) is the reference path. */
 #if !defined(SORT_KEY_BYTES) || SORT_KEY_BYTES == 4
 typedef uint key_t;
 #define KEY_BITS 32
@@ -88,55 +89,16 @@ uint digit_of(key_t k, uint shift)
     return (uint)(k >> shift) & (RADIX - 1);
 }
 
-/* Which passes run is decided on the device, so a sort never waits for the host: sort_hist of the
- * lowest digit gathers in varying[] the bits in which some key differs from key 0, and a pass whose
- * digit is the same for every key is skipped. The keys sit in buffer A or B by the parity of the
- * passes run before; the first pass run maps them to ordered bits, the last maps them back. */
-typedef struct pass_plan { int runs, last; uint before; } pass_plan;
-
-pass_plan plan_pass(__global const uint *varying, uint shift)
-{
-#if KEY_BITS == 64
-    key_t v = varying[0] | (key_t)varying[1] << 32;
-#else
-    key_t v = varying[0];
-#endif
-    pass_plan p = {digit_of(v, shift) != 0, (v >> shift) >> RADIX_BITS == 0, 0};
-    for (uint s = 0; s < shift; s += RADIX_BITS)
-        p.before += digit_of(v, s) != 0;
-    return p;
-}
-
-uint pass_flags(pass_plan p)
-{
-    return (p.before == 0 ? SORT_TRANSFORM_IN : 0) | (p.last ? SORT_TRANSFORM_OUT : 0);
-}
-
-/* hist[d * num_tiles + t]: keys of tile t whose digit at shift is d. With SORT_VARYING (the lowest
- * digit, read from A before anything has moved) the kernel also fills varying[]. */
+/* hist[d * num_tiles + t]: keys of tile t whose digit at shift is d. With SORT_VARYING (the first
+ * pass, the keys as the caller gave them) the kernel also ORs into varying[] the bits in which some key
+ * differs from key 0: the host reads them back and enqueues only the passes whose digit varies. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void sort_hist(__global const key_t *keys_a, __global const key_t *keys_b, __global hist_t *hist,
-               __global uint *varying, ulong n, ulong num_tiles, uint shift, uint flags)
+void sort_hist(__global const key_t *keys, __global hist_t *hist, __global uint *varying, ulong n,
+               ulong num_tiles, uint shift, uint flags)
 {
     __local uint counts[RADIX];
     __local uint differ[2];
     const uint lid = get_local_id(0);
-    __global const key_t *keys = keys_a;
-    const int gather = (flags & SORT_VARYING) != 0;
-    if (gather)
-        flags = SORT_TRANSFORM_IN;
-    else {
-        pass_plan plan = plan_pass(varying, shift);
-        if (!plan.runs) {                /* the same for every group: no barrier is left waiting */
-            /* The host scans the counts of every pass: zeros, not whatever the memory held. */
-            for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0))
-                for (uint d = lid; d < RADIX; d += WG_SIZE)
-                    hist[(ulong)d * num_tiles + t] = 0;
-            return;
-        }
-        keys = plan.before % 2 ? keys_b : keys_a;
-        flags = pass_flags(plan) & SORT_TRANSFORM_IN;
-    }
     const key_t first = load_key(keys, 0, flags);
     key_t diff = 0;
     if (lid == 0)
@@ -162,7 +124,7 @@ void sort_hist(__global const key_t *keys_a, __global const key_t *keys_b, __glo
             hist[(ulong)d * num_tiles + t] = counts[d];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (!gather)
+    if (!(flags & SORT_VARYING))       /* the same for every group: no barrier is left waiting */
         return;
     if ((uint)diff)
         atomic_or(&differ[0], (uint)diff);
@@ -234,15 +196,14 @@ void digit_starts(__local const key_t *tile, uint len, uint shift, __local uint 
 }
 
 /* One LSD pass: keys (and values) of every tile go to offsets[d * num_tiles + t] (the exclusive scan
- * of sort_hist's counts) plus their rank among the tile's keys of digit d, from one of A and B to
- * the other. */
+ * of sort_hist's counts) plus their rank among the tile's keys of digit d, from keys to keys_out (the
+ * host picks the buffers and the transform flags of each pass). */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void sort_scatter(__global key_t *keys_a, __global key_t *keys_b,
+void sort_scatter(__global const key_t *keys, __global key_t *keys_out,
 #if defined(SORT_VALUES)
-                  __global value_t *values_a, __global value_t *values_b,
+                  __global const value_t *values, __global value_t *values_out,
 #endif
-                  __global const hist_t *offsets, __global const uint *varying, ulong n, ulong num_tiles,
-                  uint shift)
+                  __global const hist_t *offsets, ulong n, ulong num_tiles, uint shift, uint flags)
 {
     __local key_t tile[SORT_TILE_LOCAL];
 #if defined(SORT_VALUES)
@@ -253,16 +214,7 @@ void sort_scatter(__global key_t *keys_a, __global key_t *keys_b,
     __local hist_t base_of[RADIX];
     __local uint start[RADIX + 1];
     __local CLSCAN_T scratch[WG_SCAN_LOCAL];
-    const pass_plan plan = plan_pass(varying, shift);
-    if (!plan.runs)
-        return;
-    const uint lid = get_local_id(0), flags = pass_flags(plan), odd = plan.before % 2;
-    __global const key_t *keys = odd ? keys_b : keys_a;
-    __global key_t *keys_out = odd ? keys_a : keys_b;
-#if defined(SORT_VALUES)
-    __global const value_t *values = odd ? values_b : values_a;
-    __global value_t *values_out = odd ? values_a : values_b;
-#endif
+    const uint lid = get_local_id(0);
 #if WG_SIZE == 1
     /* CPUs: one work-item a tile puts its keys in place in order, a cursor a digit: stable without
      * any ranking. */
@@ -323,17 +275,14 @@ void sort_scatter(__global key_t *keys_a, __global key_t *keys_b,
     }
 }
 
-/* After the passes: when an odd number ran, the keys (and values) are in B; copy them home. */
+/* When a single pass ran (A to B), the copy home: the last command, and the only one to write A. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sort_home(__global key_t *keys_a, __global const key_t *keys_b,
 #if defined(SORT_VALUES)
                __global value_t *values_a, __global const value_t *values_b,
 #endif
-               __global const uint *varying, ulong n)
+               ulong n)
 {
-    const pass_plan top = plan_pass(varying, KEY_BITS - RADIX_BITS);
-    if ((top.before + top.runs) % 2 == 0)
-        return;
     for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
         keys_a[i] = keys_b[i];
 #if defined(SORT_VALUES)

@@ -13,12 +13,14 @@
 #define CLSCAN__SCRATCH_TOTALS CLSCAN__MAX_LEVELS   /* reduce-then-scan's tile totals, past the levels */
 #define CLSCAN__SCRATCH_STATUS (CLSCAN__MAX_LEVELS + 1) /* single-pass status words */
 #define CLSCAN__SCRATCH_PARTIALS (CLSCAN__MAX_LEVELS + 2) /* the reduction's result; compaction counts */
-#define CLSCAN__SCRATCH_SORT_KEYS (CLSCAN__MAX_LEVELS + 3)   /* sorts: the second key buffer */
-#define CLSCAN__SCRATCH_SORT_VALUES (CLSCAN__MAX_LEVELS + 4) /* the second value buffer */
+#define CLSCAN__SCRATCH_SORT_KEYS (CLSCAN__MAX_LEVELS + 3)   /* sorts: key buffer B */
+#define CLSCAN__SCRATCH_SORT_VALUES (CLSCAN__MAX_LEVELS + 4) /* value buffer B */
 #define CLSCAN__SCRATCH_SORT_HIST (CLSCAN__MAX_LEVELS + 5)   /* digit counts, then their offsets */
 #define CLSCAN__SCRATCH_SORT_VARYING (CLSCAN__MAX_LEVELS + 6) /* the bits in which keys differ */
 #define CLSCAN__SCRATCH_SAT_SUMS (CLSCAN__MAX_LEVELS + 7)   /* summed-area tables on CPUs: band sums */
-#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 8)
+#define CLSCAN__SCRATCH_SORT_KEYS_C (CLSCAN__MAX_LEVELS + 8)   /* key buffer C: passes go A, B, C, ..., A */
+#define CLSCAN__SCRATCH_SORT_VALUES_C (CLSCAN__MAX_LEVELS + 9) /* value buffer C */
+#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 10)
 #define CLSCAN__NAME_LEN 256
 
 /* ---- errors (status.c) --------------------------------------------------- */

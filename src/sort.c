@@ -1,8 +1,10 @@
-/* clscan_sort and clscan_sort_by_key: stable LSD radix sort, in place from the caller's view, through a
- * second key (and value) buffer kept in the context's scratch. The default takes RADIX_BITS a pass:
- * sort_hist, an exclusive scan of the digit-major counts (the scan dispatch), sort_scatter; which passes
- * run is decided on the device (a digit equal in every key is skipped), so nothing waits for the host.
- * The 1-bit split path (flags, exclusive scan, scatter, a pass a bit) is the readable reference. */
+/* clscan_sort and clscan_sort_by_key: stable LSD radix sort, in place from the caller's view, through
+ * two more key (and value) buffers kept in the context's scratch. The default takes RADIX_BITS a pass:
+ * sort_hist, an exclusive scan of the digit-major counts (the scan dispatch), sort_scatter. The host
+ * waits once, for the bits in which keys differ (8 bytes read after the first histogram, some 10-20 us
+ * against a sort of milliseconds): then it enqueues only the passes whose digit varies, and routes them
+ * so that the caller's buffer is written by the last command alone and a failed call leaves it as it
+ * was. The 1-bit split path (flags, exclusive scan, scatter, a pass a bit) is the readable reference. */
 #include "internal.h"
 
 #define SORT_TRANSFORM_IN 1u    /* the flags of cl/sort.cl */
@@ -16,8 +18,9 @@ typedef struct sort_args {
     int by_key;                 /* 0: keys only, values unused */
 } sort_args;
 
-/* The second buffers and the counts, all in place before anything is enqueued. */
-typedef struct sort_buffers { cl_mem keys_b, values_b, hist, varying; } sort_buffers;
+/* Where keys (and values) travel: [0] the caller's A, [1] and [2] the scratch B and C; and the counts.
+ * All in place before anything is enqueued, so a failed allocation changes nothing. */
+typedef struct sort_buffers { cl_mem keys[3], values[3], hist, varying; } sort_buffers;
 
 /* Local memory sort_scatter declares (the group scan's scratch bounded from above). */
 static size_t scatter_local_bytes(const clscan__config *cfg, size_t key_bytes)
@@ -54,10 +57,17 @@ static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
 static clscan_status sort_buffers_get(clscan_context *ctx, const clscan__config *cfg, const sort_args *a,
                                       size_t counts, sort_buffers *b)
 {
-    size_t hist_bytes = cfg->hist64 ? sizeof(cl_ulong) : sizeof(cl_uint);
-    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_SORT_KEYS, a->n * clscan_type_size(a->key_type), &b->keys_b);
-    if (st == CLSCAN_SUCCESS && a->by_key)
-        st = clscan__scratch(ctx, CLSCAN__SCRATCH_SORT_VALUES, a->n * clscan_type_size(a->value_type), &b->values_b);
+    static const unsigned key_slots[2] = {CLSCAN__SCRATCH_SORT_KEYS, CLSCAN__SCRATCH_SORT_KEYS_C};
+    static const unsigned value_slots[2] = {CLSCAN__SCRATCH_SORT_VALUES, CLSCAN__SCRATCH_SORT_VALUES_C};
+    const size_t hist_bytes = cfg->hist64 ? sizeof(cl_ulong) : sizeof(cl_uint);
+    const size_t key_bytes = a->n * clscan_type_size(a->key_type), value_bytes = a->n * clscan_type_size(a->value_type);
+    clscan_status st = CLSCAN_SUCCESS;
+    b->keys[0] = a->keys, b->values[0] = a->values;
+    for (int i = 0; i < 2 && st == CLSCAN_SUCCESS; i++) {
+        st = clscan__scratch(ctx, key_slots[i], key_bytes, &b->keys[1 + i]);
+        if (st == CLSCAN_SUCCESS && a->by_key)
+            st = clscan__scratch(ctx, value_slots[i], value_bytes, &b->values[1 + i]);
+    }
     if (st == CLSCAN_SUCCESS)
         st = clscan__scratch(ctx, CLSCAN__SCRATCH_SORT_HIST, counts * hist_bytes, &b->hist);
     if (st == CLSCAN_SUCCESS)
@@ -65,16 +75,27 @@ static clscan_status sort_buffers_get(clscan_context *ctx, const clscan__config 
     return st;
 }
 
-/* The keys' (and values') pair of buffers as kernel arguments: A, the caller's, then B, the scratch;
- * swapped, B then A. */
-static size_t pair_args(const sort_args *a, const sort_buffers *b, int swapped, clscan__arg *args)
+/* Pass i of count reads `from` and writes `to` (0: A, 1: B, 2: C): the first reads A, the others take
+ * turns between B and C, and the last writes A, so A changes only in the last command and a call that
+ * fails before it leaves A as it was. A single pass goes to B, and sort_home copies it back. */
+typedef struct sort_route { unsigned from, to; cl_uint flags; } sort_route;
+
+static sort_route pass_route(unsigned i, unsigned count)
+{
+    sort_route r = {i == 0 ? 0 : 1 + (i - 1) % 2, i + 1 == count && count > 1 ? 0 : 1 + i % 2, 0};
+    r.flags = (i == 0 ? SORT_TRANSFORM_IN : 0) | (i + 1 == count ? SORT_TRANSFORM_OUT : 0);
+    return r;
+}
+
+/* The keys' (and values') source and destination as kernel arguments. */
+static size_t pair_args(const sort_args *a, const sort_buffers *b, unsigned from, unsigned to, clscan__arg *args)
 {
     size_t count = 0;
-    args[count++] = swapped ? CLSCAN__MEM(b->keys_b) : CLSCAN__MEM(a->keys);
-    args[count++] = swapped ? CLSCAN__MEM(a->keys) : CLSCAN__MEM(b->keys_b);
+    args[count++] = CLSCAN__MEM(b->keys[from]);
+    args[count++] = CLSCAN__MEM(b->keys[to]);
     if (a->by_key) {
-        args[count++] = swapped ? CLSCAN__MEM(b->values_b) : CLSCAN__MEM(a->values);
-        args[count++] = swapped ? CLSCAN__MEM(a->values) : CLSCAN__MEM(b->values_b);
+        args[count++] = CLSCAN__MEM(b->values[from]);
+        args[count++] = CLSCAN__MEM(b->values[to]);
     }
     return count;
 }
@@ -104,68 +125,113 @@ static clscan_type count_type(const clscan__config *cfg)
     return cfg->hist64 ? CLSCAN_UINT64 : CLSCAN_UINT32;
 }
 
-/* Multi-bit LSD: every pass is enqueued; the kernels of a pass whose digit never varies return at once. */
+/* One LSD pass's histogram of the keys in buffer `from` (the first pass's also gathers `varying`). */
+static clscan_status lsd_hist(clscan_context *ctx, const clscan__program *p, const sort_args *a,
+                              const sort_buffers *b, unsigned from, cl_uint shift, cl_uint flags, size_t tiles)
+{
+    const cl_ulong n64 = a->n, tiles64 = tiles;
+    const clscan__arg args[] = {CLSCAN__MEM(b->keys[from]), CLSCAN__MEM(b->hist), CLSCAN__MEM(b->varying),
+                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(shift), CLSCAN__VAL(flags)};
+    return clscan__launch(ctx, p, p->sort_hist, "sort_hist", args, sizeof args / sizeof args[0], tiles);
+}
+
+/* The scan of the pass's counts into offsets, and its scatter. */
+static clscan_status lsd_scatter(clscan_context *ctx, const clscan__program *p, const sort_args *a,
+                                 const sort_buffers *b, sort_route r, cl_uint shift, const clscan__sort_shape *s)
+{
+    const cl_ulong n64 = a->n, tiles64 = s->tiles;
+    clscan_status st = clscan__scan_enqueue(ctx, b->hist, b->hist, s->counts, count_type(&p->config), CLSCAN_ADD, 1);
+    clscan__arg args[10];
+    size_t count = pair_args(a, b, r.from, r.to, args);
+    args[count++] = CLSCAN__MEM(b->hist);
+    args[count++] = CLSCAN__VAL(n64);
+    args[count++] = CLSCAN__VAL(tiles64);
+    args[count++] = CLSCAN__VAL(shift);
+    args[count++] = CLSCAN__VAL(r.flags);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__launch(ctx, p, p->sort_scatter, "sort_scatter", args, count, s->tiles);
+    return st;
+}
+
+/* The bits in which some key differs from the first (in ordered form), once sort_hist has gathered them. */
+static clscan_status read_varying(clscan_context *ctx, const sort_buffers *b, cl_ulong *varying)
+{
+    cl_uint words[2] = {0, 0};
+    cl_int err = clEnqueueReadBuffer(ctx->queue, b->varying, CL_TRUE, 0, sizeof words, words, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clEnqueueReadBuffer (sort varying bits)", err);
+    *varying = words[0] | (cl_ulong)words[1] << 32;
+    return CLSCAN_SUCCESS;
+}
+
+/* The shifts of the digits that vary (a pass of a digit equal in every key would move nothing). */
+static unsigned active_shifts(cl_ulong varying, unsigned key_bits, unsigned radix_bits, cl_uint *shifts)
+{
+    unsigned count = 0;
+    for (cl_uint shift = 0; shift < key_bits; shift += radix_bits)
+        if ((varying >> shift) & ((1u << radix_bits) - 1))
+            shifts[count++] = shift;
+    return count;
+}
+
+/* Multi-bit LSD: the first histogram (of the lowest digit, gathering `varying`), then only the passes
+ * whose digit varies; the first histogram serves its own pass when the lowest digit varies. No digit
+ * varying means every key is equal: nothing to do, and A is never written. */
 static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, const sort_args *a)
 {
     const clscan__config *cfg = &p->config;
     const clscan__sort_shape shape = clscan__sort_geometry(a->n, (size_t)cfg->wg_size * cfg->items, cfg->radix_bits);
-    const size_t tiles = shape.tiles, counts = shape.counts;
     const unsigned key_bits = 8 * (unsigned)clscan_type_size(a->key_type);
-    sort_buffers b = {0};
-    clscan_status st = sort_buffers_get(ctx, cfg, a, counts, &b);
+    sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
+    cl_ulong varying = 0;
+    clscan_status st = sort_buffers_get(ctx, cfg, a, shape.counts, &b);
     if (st == CLSCAN_SUCCESS)
         st = clscan__fill_zero(ctx, b.varying, 2 * sizeof(cl_uint));
-    const cl_ulong n64 = a->n, tiles64 = tiles;
-    for (cl_uint shift = 0; st == CLSCAN_SUCCESS && shift < key_bits; shift += cfg->radix_bits) {
-        cl_uint flags = shift == 0 ? SORT_VARYING : 0;
-        const clscan__arg hist[] = {CLSCAN__MEM(a->keys), CLSCAN__MEM(b.keys_b), CLSCAN__MEM(b.hist),
-                                    CLSCAN__MEM(b.varying), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
-                                    CLSCAN__VAL(shift), CLSCAN__VAL(flags)};
-        st = clscan__launch(ctx, p, p->sort_hist, "sort_hist", hist, sizeof hist / sizeof hist[0], tiles);
-        if (st == CLSCAN_SUCCESS)
-            st = clscan__scan_enqueue(ctx, b.hist, b.hist, counts, count_type(cfg), CLSCAN_ADD, 1);
-        clscan__arg scatter[10];
-        size_t count = pair_args(a, &b, 0, scatter);
-        scatter[count++] = CLSCAN__MEM(b.hist);
-        scatter[count++] = CLSCAN__MEM(b.varying);
-        scatter[count++] = CLSCAN__VAL(n64);
-        scatter[count++] = CLSCAN__VAL(tiles64);
-        scatter[count++] = CLSCAN__VAL(shift);
-        if (st == CLSCAN_SUCCESS)
-            st = clscan__launch(ctx, p, p->sort_scatter, "sort_scatter", scatter, count, tiles);
-    }
-    clscan__arg home[6];
-    size_t count = pair_args(a, &b, 0, home);
-    home[count++] = CLSCAN__MEM(b.varying);
-    home[count++] = CLSCAN__VAL(n64);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->sort_home, "sort_home", home, count, tiles);
+        st = lsd_hist(ctx, p, a, &b, 0, 0, SORT_TRANSFORM_IN | SORT_VARYING, shape.tiles);
+    if (st == CLSCAN_SUCCESS)
+        st = read_varying(ctx, &b, &varying);
+    cl_uint shifts[64];
+    const unsigned count = st == CLSCAN_SUCCESS ? active_shifts(varying, key_bits, cfg->radix_bits, shifts) : 0;
+    for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++) {
+        const sort_route r = pass_route(i, count);
+        if (shifts[i] != 0)
+            st = lsd_hist(ctx, p, a, &b, r.from, shifts[i], r.flags & SORT_TRANSFORM_IN, shape.tiles);
+        if (st == CLSCAN_SUCCESS)
+            st = lsd_scatter(ctx, p, a, &b, r, shifts[i], &shape);
+    }
+    clscan__arg home[5];
+    size_t args = pair_args(a, &b, 0, 1, home);
+    const cl_ulong n64 = a->n;
+    home[args++] = CLSCAN__VAL(n64);
+    if (st == CLSCAN_SUCCESS && count == 1)
+        st = clscan__launch(ctx, p, p->sort_home, "sort_home", home, args, shape.tiles);
     return st;
 }
 
-/* The reference: a stable split a bit, ping-ponging between A and B (an even number of bits ends in A). */
+/* The reference: a stable split a bit, routed like the LSD passes (A -> B, then B and C in turn, the
+ * last bit back to A; the number of bits is even, never one). */
 static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, const sort_args *a)
 {
     const clscan__config *cfg = &p->config;
     const unsigned key_bits = 8 * (unsigned)clscan_type_size(a->key_type);
     const size_t groups = clscan__split_groups(a->n, (size_t)cfg->wg_size * cfg->items);
-    sort_buffers b = {0};
+    sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
     clscan_status st = sort_buffers_get(ctx, cfg, a, a->n, &b);
     const cl_ulong n64 = a->n;
     for (cl_uint bit = 0; st == CLSCAN_SUCCESS && bit < key_bits; bit++) {
-        const int odd = bit % 2;
-        cl_uint flags = (bit == 0 ? SORT_TRANSFORM_IN : 0) | (bit + 1 == key_bits ? SORT_TRANSFORM_OUT : 0);
+        const sort_route r = pass_route(bit, key_bits);
         clscan__arg scatter[9];
-        size_t count = pair_args(a, &b, odd, scatter);   /* from, to (keys, then values) */
+        size_t count = pair_args(a, &b, r.from, r.to, scatter);   /* from, to (keys, then values) */
         const clscan__arg mark[] = {scatter[0], CLSCAN__MEM(b.hist), CLSCAN__VAL(n64), CLSCAN__VAL(bit),
-                                    CLSCAN__VAL(flags)};
+                                    CLSCAN__VAL(r.flags)};
         st = clscan__launch(ctx, p, p->split_flags, "split_flags", mark, sizeof mark / sizeof mark[0], groups);
         if (st == CLSCAN_SUCCESS)
             st = clscan__scan_enqueue(ctx, b.hist, b.hist, a->n, count_type(cfg), CLSCAN_ADD, 1);
         scatter[count++] = CLSCAN__MEM(b.hist);
         scatter[count++] = CLSCAN__VAL(n64);
         scatter[count++] = CLSCAN__VAL(bit);
-        scatter[count++] = CLSCAN__VAL(flags);
+        scatter[count++] = CLSCAN__VAL(r.flags);
         if (st == CLSCAN_SUCCESS)
             st = clscan__launch(ctx, p, p->split_scatter, "split_scatter", scatter, count, groups);
     }

@@ -193,15 +193,19 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* uint32 keys with values = their first position: keys sorted, and equal keys keep their order. */
-static void sort_case(size_t n, int by_key, const char *what)
+/* uint32 keys with values = their first position: keys sorted, and equal keys keep their order. The
+ * keys vary in three digits (passes A -> B -> C -> A), or in one (A -> B, then sort_home). */
+static void sort_case(size_t n, int by_key, int one_digit, const char *what)
 {
     if (skipped(what))
         return;
     uint32_t *keys = malloc(n * 4), *vals = malloc(n * 4), *want = malloc(n * 4), *got = malloc(n * 4),
              *gotv = malloc(n * 4);
-    for (size_t i = 0; i < n; i++)
-        keys[i] = (uint32_t)(ref_next(&rng) % 97) << 20 | (uint32_t)(ref_next(&rng) % 5), vals[i] = (uint32_t)i;
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = one_digit ? 0x5a000000u | (uint32_t)(ref_next(&rng) % 97) << 8
+                            : (uint32_t)(ref_next(&rng) % 97) << 20 | (uint32_t)(ref_next(&rng) % 5);
+        vals[i] = (uint32_t)i;
+    }
     memcpy(want, keys, n * 4);
     qsort(want, n, 4, cmp_u32);
     cl_mem k = ref_buffer(ctx, n * 4, keys), v = ref_buffer(ctx, n * 4, vals);
@@ -219,16 +223,18 @@ static void sort_case(size_t n, int by_key, const char *what)
     free(keys), free(vals), free(want), free(got), free(gotv);
 }
 
-/* The multi-bit LSD sort, sort_by_key, and the 1-bit split reference path. */
+/* The multi-bit LSD sort, sort_by_key (also with a single pass and its copy home), and the 1-bit split
+ * reference path. */
 static void group_sort(void)
 {
     for (size_t i = 0; i < NSIZES; i++) {
-        sort_case(sizes[i], 0, "sort keys");
-        sort_case(sizes[i], 1, "sort_by_key");
+        sort_case(sizes[i], 0, 0, "sort keys");
+        sort_case(sizes[i], 1, 0, "sort_by_key");
+        sort_case(sizes[i], 1, 1, "sort_by_key one digit");
     }
     clscan__set_sort_radix(ctx, 1);
     for (size_t i = 0; i < NSIZES; i++)
-        sort_case(sizes[i], 1, "sort_by_key split");
+        sort_case(sizes[i], 1, 0, "sort_by_key split");
     clscan__set_sort_radix(ctx, 0);
 }
 

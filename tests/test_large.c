@@ -402,8 +402,8 @@ static void sort_case(int by_key)
 {
     const uint64_t n = base + 1, bytes = 4 * n;
     const char *what = by_key ? "sort_by_key uint32/uint32" : "sort uint32";
-    /* keys (and values) and their second buffers, and digit counts of about n / 16 */
-    if (!fits(what, n, bytes, (by_key ? 4 : 2) * bytes + bytes / 8))
+    /* keys (and values) and their two scratch buffers each, and digit counts of about n / 16 */
+    if (!fits(what, n, bytes, (by_key ? 6 : 3) * bytes + bytes / 8))
         skip();
     assert_true(n < ((uint64_t)1 << 32));
     const uint64_t a = multiplier(n);

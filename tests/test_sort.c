@@ -2,10 +2,11 @@
  * order is written here from the contract, not from the kernels' bit transform: integers by value,
  * floats -inf < ... < -0.0 < +0.0 < ... < +inf < NaN, NaNs among themselves by their bits as unsigned.
  * Keys and values are compared bitwise, so random values check stability. Patterns: random, few
- * distinct keys, all equal, sorted, reversed, keys differing in one or three digits only (skipped
- * passes, an odd number run), and specials (+-0, +-inf, NaNs of both signs, denormals, extremes);
- * sizes around every tile boundary; both paths (multi-bit LSD, 1-bit split) and other digit widths;
- * bad arguments. $CLSCAN_TEST_SEED replays. */
+ * distinct keys, all equal (no pass runs), sorted, reversed, keys differing in one or three digits
+ * only (skipped passes; one pass, copied home; three, A to B to C to A; two for 64-bit keys), and
+ * specials (+-0, +-inf, NaNs of both signs, denormals, extremes); sizes around every tile boundary;
+ * both paths (multi-bit LSD, 1-bit split) and other digit widths; bad arguments. $CLSCAN_TEST_SEED
+ * replays. */
 #include "internal.h"
 #include "ref.h"
 #include <math.h>

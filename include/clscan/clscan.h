@@ -120,7 +120,8 @@ CLSCAN_API clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem f
 
 /* Ascending radix sort of n keys in place, stable. Floats order as -inf < negatives < -0.0 < +0.0 <
  * positives < +inf < NaN (NaNs last, among themselves by their bits as unsigned integers). Enqueued;
- * returns at once. A second buffer of n keys stays in the context's scratch for later sorts. */
+ * returns at once. Two more buffers of n keys stay in the context's scratch for later sorts (the
+ * caller's buffer is written by the last command alone, so a failed sort leaves it as it was). */
 CLSCAN_API clscan_status clscan_sort(clscan_context *ctx, cl_mem keys, size_t n, clscan_type type);
 /* The same order of the keys; values[i] moves with keys[i] (any type; keys and values must not
  * overlap). Equal keys keep their values in their original order. */
