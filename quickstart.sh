@@ -2,14 +2,16 @@
 # Sets clscan up on a fresh Debian or Ubuntu machine and runs it:
 #   ./quickstart.sh        install what is missing, build, list devices, run the scan demo
 #   ./quickstart.sh test   install what is missing (plus the test tools), build, run the whole suite
-# Packages come from the distribution (PoCL gives a CPU OpenCL device where there is no GPU);
-# sudo is used when not root. Extra CMake arguments: CLSCAN_CMAKE_ARGS="-DCLSCAN_WERROR=ON".
+# Packages come from the distribution (PoCL gives a CPU OpenCL device where there is no GPU; Open MPI
+# is for clscan_mpi); sudo is used when not root.
+# Extra CMake arguments: CLSCAN_CMAKE_ARGS="-DCLSCAN_WERROR=ON".
 set -euo pipefail
 mode=${1:-run}
 case "$mode" in run|test) ;; *) echo "usage: $0 [run|test]" >&2; exit 2 ;; esac
 cd "$(dirname "$0")"
 
-packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo gnuplot-nox)
+packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo gnuplot-nox
+          libopenmpi-dev openmpi-bin)
 [[ $mode == test ]] && packages+=(libcmocka-dev clang oclgrind)
 missing=()
 for p in "${packages[@]}"; do

@@ -6,16 +6,18 @@
  * Single-pass: scan_single_pass reads and writes each element once; tiles find their prefix by
  * decoupled look-back (lookback.clh) over status words published by the tiles before them. */
 
-/* tile_totals (may be NULL) receives each tile's total; tile_prefix (may be NULL) seeds each tile. */
+/* tile_totals (may be NULL) receives each tile's total (without the seed). Every tile is seeded with
+ * seed, combined with its prefix from tile_prefix where that is not NULL: the identity for a plain
+ * scan, the total of the slices before this one when a scan is split across devices (clscan_mpi). */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void scan_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global CLSCAN_T *tile_totals,
-                __global const CLSCAN_T *tile_prefix, ulong n, ulong num_tiles, uint exclusive)
+                __global const CLSCAN_T *tile_prefix, ulong n, ulong num_tiles, uint exclusive, CLSCAN_T seed)
 {
     __local CLSCAN_T tile[TILE_LOCAL];
     __local CLSCAN_T scratch[WG_SCAN_LOCAL];
     for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
-        CLSCAN_T seed = tile_prefix ? tile_prefix[t] : CLSCAN_IDENTITY;
-        CLSCAN_T total = wg_scan_tile(in, out, t * TILE, n, exclusive, seed, tile, scratch);
+        CLSCAN_T tile_seed = tile_prefix ? CLSCAN_OP(seed, tile_prefix[t]) : seed;
+        CLSCAN_T total = wg_scan_tile(in, out, t * TILE, n, exclusive, tile_seed, tile, scratch);
         if (tile_totals && get_local_id(0) == 0)
             tile_totals[t] = total;
     }

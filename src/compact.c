@@ -105,8 +105,8 @@ static clscan_status compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, c
 }
 
 /* Every check before anything is enqueued: buffers, sizes, access flags, overlaps. */
-static clscan_status check_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
-                                   clscan_type type, size_t *count)
+clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                    clscan_type type, const size_t *count)
 {
     clscan_status st = clscan__check_type_op(ctx, n, type, CLSCAN_ADD);
     if (st == CLSCAN_SUCCESS && !count)
@@ -126,21 +126,25 @@ static clscan_status check_compact(clscan_context *ctx, cl_mem in, cl_mem flags,
     return st;
 }
 
+clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                  clscan_type type, size_t *count)
+{
+    size_t kept = 0;
+    clscan_status st = n ? compact_run(ctx, in, flags, out, n, type, &kept) : CLSCAN_SUCCESS;
+    if (st == CLSCAN_SUCCESS)   /* *count is written only on success */
+        *count = kept;
+    return st;
+}
+
 clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
                              size_t *count)
 {
     if (!ctx)
         return CLSCAN_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
-    clscan_status st = check_compact(ctx, in, flags, out, n, type, count);
-    if (st == CLSCAN_SUCCESS && n == 0)
-        *count = 0;
-    else if (st == CLSCAN_SUCCESS) {
-        size_t kept = 0;
-        st = compact_run(ctx, in, flags, out, n, type, &kept);
-        if (st == CLSCAN_SUCCESS)   /* *count is written only on success */
-            *count = kept;
-    }
+    clscan_status st = clscan__check_compact(ctx, in, flags, out, n, type, count);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__compact_run(ctx, in, flags, out, n, type, count);
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }

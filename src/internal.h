@@ -281,6 +281,31 @@ clscan_status clscan__program_for(clscan_context *ctx, clscan_type type, clscan_
 clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                    clscan_op op, int exclusive);
 
+/* Every check of the public scan, nothing enqueued (lock held). */
+clscan_status clscan__check_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                 clscan_op op);
+/* A scan in two halves around a step off the device (clscan_mpi), reduce-then-scan cut in two; validated,
+ * n > 0, lock held throughout: the first leaves the tiles' prefixes in scratch and gives the total of
+ * in, the second scans each tile seeded with seed (one element) and its prefix. */
+clscan_status clscan__scan_split_total(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                       void *total);
+clscan_status clscan__scan_split_finish(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                        clscan_op op, int exclusive, const void *seed);
+
+/* ---- reduction and compaction (reduce.c, compact.c): checks, then the validated work, lock held ------ */
+/* The identity of op for type, as the kernels define it (types.clh), into out. */
+void clscan__identity(clscan_type type, clscan_op op, void *out);
+clscan_status clscan__check_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                  const void *result);
+/* Writes *result only on success; n == 0 gives the identity. */
+clscan_status clscan__reduce_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                 void *result);
+clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                    clscan_type type, const size_t *count);
+/* Writes *count only on success. */
+clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                  clscan_type type, size_t *count);
+
 /* ---- launch geometry: pure size arithmetic, checked to n = 2^40 by test_host ---------------------- */
 /* ceil(n / tile) for tile > 0, without forming n + tile - 1 (scan.c). */
 size_t clscan__tiles(size_t n, size_t tile);

@@ -10,8 +10,7 @@
 /* Groups that keep every compute unit busy with loads in flight; more would only add partials. */
 #define GROUPS_PER_UNIT 8u
 
-/* The identity of op for type, as the kernels define it (types.clh), into out. */
-static void identity(clscan_type type, clscan_op op, void *out)
+void clscan__identity(clscan_type type, clscan_op op, void *out)
 {
     union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f; double d; } v;
     int add = op == CLSCAN_ADD, mul = op == CLSCAN_MUL, min = op == CLSCAN_MIN;
@@ -66,30 +65,45 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
     return st;
 }
 
-clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op, void *result)
+clscan_status clscan__check_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                  const void *result)
 {
-    if (!ctx)
-        return CLSCAN_INVALID_ARGUMENT;
-    pthread_mutex_lock(&ctx->lock);
     clscan_status st = clscan__check_type_op(ctx, n, type, op);
     if (st == CLSCAN_SUCCESS && !result)
         st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_reduce: result is NULL");
     if (st == CLSCAN_SUCCESS && n > 0)
         st = clscan__check_buffer(ctx, in, "in", n, clscan_type_size(type), 1, 0);
-    if (st == CLSCAN_SUCCESS && n == 0)
-        identity(type, op, result);
-    else if (st == CLSCAN_SUCCESS) {
-        cl_mem result_buf = NULL;
-        char value[8];
-        st = reduce_enqueue(ctx, in, n, type, op, &result_buf);
-        cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, result_buf, CL_TRUE, 0,
-                                                                clscan_type_size(type), value, 0, NULL, NULL)
-                                          : CL_SUCCESS;
-        if (err != CL_SUCCESS)
-            st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (reduce result)", err);
-        if (st == CLSCAN_SUCCESS)   /* *result is written only on success */
-            memcpy(result, value, clscan_type_size(type));
+    return st;
+}
+
+clscan_status clscan__reduce_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                 void *result)
+{
+    if (n == 0) {
+        clscan__identity(type, op, result);
+        return CLSCAN_SUCCESS;
     }
+    cl_mem result_buf = NULL;
+    char value[8];
+    clscan_status st = reduce_enqueue(ctx, in, n, type, op, &result_buf);
+    cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, result_buf, CL_TRUE, 0,
+                                                            clscan_type_size(type), value, 0, NULL, NULL)
+                                      : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (reduce result)", err);
+    if (st == CLSCAN_SUCCESS)   /* *result is written only on success */
+        memcpy(result, value, clscan_type_size(type));
+    return st;
+}
+
+clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op, void *result)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = clscan__check_reduce(ctx, in, n, type, op, result);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__reduce_run(ctx, in, n, type, op, result);
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }

@@ -9,14 +9,20 @@
 
 size_t clscan__tiles(size_t n, size_t tile) { return n / tile + (n % tile != 0); }
 
-/* totals (or NULL) receives each tile's total; prefix (or NULL) seeds each tile. */
+/* totals (or NULL) receives each tile's total; every tile is seeded with seed (NULL: the identity),
+ * combined with its prefix where prefix is not NULL. */
 static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
-                                cl_mem totals, cl_mem prefix, size_t n, size_t tiles, int exclusive)
+                                cl_mem totals, cl_mem prefix, size_t n, size_t tiles, int exclusive,
+                                const void *seed)
 {
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint excl = exclusive != 0;
+    char identity[8];
+    if (!seed)
+        clscan__identity(p->config.type, p->config.op, identity);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(totals), CLSCAN__MEM(prefix),
-                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl)};
+                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl),
+                                {clscan_type_size(p->config.type), seed ? seed : identity}};
     return clscan__launch(ctx, p, p->scan_tiles, "scan_tiles", args, sizeof args / sizeof args[0], tiles);
 }
 
@@ -52,11 +58,12 @@ static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl
         if (st != CLSCAN_SUCCESS)
             return st;
     }
-    clscan_status st = scan_tiles(ctx, p, in, out, levels ? level[0] : NULL, NULL, n, clscan__tiles(n, tile), exclusive);
+    clscan_status st = scan_tiles(ctx, p, in, out, levels ? level[0] : NULL, NULL, n, clscan__tiles(n, tile),
+                                  exclusive, NULL);
     /* Totals are scanned exclusively: each tile then adds the combination of all tiles before it. */
     for (unsigned l = 0; st == CLSCAN_SUCCESS && l < levels; l++)
         st = scan_tiles(ctx, p, level[l], level[l], l + 1 < levels ? level[l + 1] : NULL, NULL, elems[l],
-                        clscan__tiles(elems[l], tile), 1);
+                        clscan__tiles(elems[l], tile), 1, NULL);
     for (unsigned l = levels; st == CLSCAN_SUCCESS && l-- > 1;)
         st = add_offsets(ctx, p, level[l - 1], level[l], elems[l - 1], elems[l]);
     if (st == CLSCAN_SUCCESS && levels)
@@ -70,7 +77,7 @@ static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program
 {
     const size_t tile = (size_t)p->config.wg_size * p->config.items, tiles = clscan__tiles(n, tile);
     if (tiles == 1)
-        return scan_tiles(ctx, p, in, out, NULL, NULL, n, 1, exclusive);
+        return scan_tiles(ctx, p, in, out, NULL, NULL, n, 1, exclusive, NULL);
     cl_mem totals = NULL;
     clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_TOTALS, tiles * clscan_type_size(p->config.type), &totals);
     if (st == CLSCAN_SUCCESS)
@@ -79,8 +86,48 @@ static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program
     if (st == CLSCAN_SUCCESS)
         st = block_sum(ctx, p, totals, totals, tiles, 1);
     if (st == CLSCAN_SUCCESS)
-        st = scan_tiles(ctx, p, in, out, NULL, totals, n, tiles, exclusive);
+        st = scan_tiles(ctx, p, in, out, NULL, totals, n, tiles, exclusive, NULL);
     return st;
+}
+
+/* A scan split around a step outside the device (clscan_mpi: the ranks' totals cross the network in
+ * between): reduce-then-scan cut in two. The first half leaves the tiles' exclusive prefixes in the
+ * totals scratch and returns the slice's total (n > 0), which the scan of one more tile total yields; the second half scans the tiles seeded with the
+ * seed and their prefixes. Together they read n twice and write it once, as reduce-then-scan does. */
+clscan_status clscan__scan_split_total(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                       void *total)
+{
+    clscan__program *p = NULL;
+    clscan_status st = clscan__program_for(ctx, type, op, n, &p);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    const size_t elem = clscan_type_size(type), tiles = clscan__tiles(n, (size_t)p->config.wg_size * p->config.items);
+    cl_mem totals = NULL;
+    st = clscan__scratch(ctx, CLSCAN__SCRATCH_TOTALS, (tiles + 1) * elem, &totals);
+    /* Tile number `tiles` lies past n: its total is the identity, and its exclusive prefix the total. */
+    if (st == CLSCAN_SUCCESS)
+        st = reduce_tiles(ctx, p, in, totals, n, tiles + 1);
+    if (st == CLSCAN_SUCCESS)
+        st = block_sum(ctx, p, totals, totals, tiles + 1, 1);
+    char value[8];
+    cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, totals, CL_TRUE, tiles * elem, elem, value,
+                                                            0, NULL, NULL) : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (split scan total)", err);
+    if (st == CLSCAN_SUCCESS)
+        memcpy(total, value, elem);
+    return st;
+}
+
+clscan_status clscan__scan_split_finish(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                        clscan_op op, int exclusive, const void *seed)
+{
+    clscan__program *p = NULL;
+    clscan_status st = clscan__program_for(ctx, type, op, n, &p);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    const size_t tiles = clscan__tiles(n, (size_t)p->config.wg_size * p->config.items);
+    return scan_tiles(ctx, p, in, out, NULL, ctx->scratch[CLSCAN__SCRATCH_TOTALS], n, tiles, exclusive, seed);
 }
 
 #define SP_STATUS_BYTES_PER_TILE 32   /* two slots (aggregate, prefix) of up to 16 bytes */
@@ -192,23 +239,30 @@ clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, s
     }
 }
 
+clscan_status clscan__check_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                 clscan_op op)
+{
+    clscan_status st = clscan__check_type_op(ctx, n, type, op);
+    if (st != CLSCAN_SUCCESS || n == 0)
+        return st;
+    size_t elem = clscan_type_size(type);
+    st = clscan__check_buffer(ctx, in, "in", n, elem, 1, 0);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_buffer(ctx, out, "out", n, elem, 0, 1);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_overlap(ctx, in, n * elem, out, n * elem, 1);
+    return st;
+}
+
 static clscan_status scan_device(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                  clscan_op op, int exclusive)
 {
     if (!ctx)
         return CLSCAN_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
-    clscan_status st = clscan__check_type_op(ctx, n, type, op);
-    if (st == CLSCAN_SUCCESS && n > 0) {
-        size_t elem = clscan_type_size(type);
-        st = clscan__check_buffer(ctx, in, "in", n, elem, 1, 0);
-        if (st == CLSCAN_SUCCESS)
-            st = clscan__check_buffer(ctx, out, "out", n, elem, 0, 1);
-        if (st == CLSCAN_SUCCESS)
-            st = clscan__check_overlap(ctx, in, n * elem, out, n * elem, 1);
-        if (st == CLSCAN_SUCCESS)
-            st = clscan__scan_enqueue(ctx, in, out, n, type, op, exclusive);
-    }
+    clscan_status st = clscan__check_scan(ctx, in, out, n, type, op);
+    if (st == CLSCAN_SUCCESS && n > 0)
+        st = clscan__scan_enqueue(ctx, in, out, n, type, op, exclusive);
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }

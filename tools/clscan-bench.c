@@ -6,6 +6,9 @@
  * --tune searches work-group size and items per work-item and prints the policy row. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
+#if defined(CLSCAN_BENCH_MPI)
+#include "bench_mpi.h"
+#endif
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -38,7 +41,7 @@ static const struct { clscan_type type; const char *name; } types[] = {
 
 typedef struct options {
     const char *device, *csv, *json, *plot, *replot;
-    int min_log, max_log, runs, tune, auto_only;
+    int min_log, max_log, runs, tune, auto_only, mpi;
     unsigned type_mask;
 } options;
 
@@ -71,6 +74,7 @@ static int usage(FILE *f, int code)
             "Usage: clscan-bench [--device SPEC] [--min-log K] [--max-log K] [--runs N] [--types LIST]\n"
             "                    [--auto-only] [--csv FILE] [--json FILE] [--plot FILE.png] [--tune]\n"
             "       clscan-bench --replot FILE.csv --plot FILE.png [--types TYPE]\n"
+            "       mpirun -np R clscan-bench --mpi [--max-log K] [--runs N] [--device SPEC]\n"
             "Times inclusive add scans of n = 2^min-log .. 2^max-log (default 10..28, capped by device\n"
             "memory) for every strategy x work-group pair and AUTO (--auto-only: AUTO alone), for each type\n"
             "in LIST (comma-separated from int32,uint32,int64,uint64,float,double; default int32), against\n"
@@ -87,7 +91,11 @@ static int usage(FILE *f, int code)
             "single-pass at 2^max-log (GPUs: 64-1024 x 2-32, CPUs: 1-32 x 256-16384) and prints the policy\n"
             "row for this device. --device takes the\n"
             "CLSCAN_DEVICE forms. --replot draws the plot from a CSV this tool wrote (say, on a machine\n"
-            "without gnuplot) and runs nothing. Exit status 1 when any result is wrong.\n");
+            "without gnuplot) and runs nothing. --mpi (builds with MPI only): every rank holds 2^K int32\n"
+            "(default K = 28) and times a copy, its one-device scan (AUTO and reduce-then-scan) and\n"
+            "clscan_mpi_inclusive_scan over all ranks (the slowest rank's time), and the MPI step alone;\n"
+            "one row a rank, the global result checked on every rank. Devices as clscan_mpi_context_create\n"
+            "picks them, or --device on every rank. Exit status 1 when any result is wrong.\n");
     return code;
 }
 
@@ -109,13 +117,14 @@ static unsigned parse_types(const char *list)
 
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, NULL, NULL, 10, 28, 20, 0, 0, 1};
+    *o = (options){NULL, NULL, NULL, NULL, NULL, 10, 28, 20, 0, 0, 0, 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
             exit(usage(stdout, 0));
         if (!strcmp(a, "--tune")) { o->tune = 1; continue; }
         if (!strcmp(a, "--auto-only")) { o->auto_only = 1; continue; }
+        if (!strcmp(a, "--mpi")) { o->mpi = 1; continue; }
         if (!v)
             return 0;
         if (!strcmp(a, "--device")) o->device = v;
@@ -774,6 +783,14 @@ int main(int argc, char **argv)
         return usage(stderr, 2);
     if (o.replot)
         return o.plot ? replot(&o) : usage(stderr, 2);
+    if (o.mpi) {
+#if defined(CLSCAN_BENCH_MPI)
+        return clscan__bench_mpi(argc, argv, o.max_log, o.runs, o.device);
+#else
+        fprintf(stderr, "clscan-bench: --mpi: this build has no MPI (install libopenmpi-dev and configure again)\n");
+        return 2;
+#endif
+    }
     clscan_context *ctx = NULL;
     if (clscan_context_create(&ctx, o.device) != CLSCAN_SUCCESS) {
         fprintf(stderr, "clscan-bench: %s\n", clscan_last_error(NULL));

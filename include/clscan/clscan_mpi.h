@@ -1,0 +1,40 @@
+/* clscan_mpi: the scans, the reduction and the compaction over data spread across MPI ranks, one
+ * device a rank (the contract is the "Scale-out over MPI" part of shared/API.md). Each rank does its
+ * heavy work on its own device with the one-device kernels; one value a rank crosses the network.
+ * Every function is collective over comm: every rank of comm calls it, and all return the same status.
+ * Link the library clscan_mpi (pkg-config clscan-mpi, CMake target clscan::mpi). */
+#ifndef CLSCAN_CLSCAN_MPI_H
+#define CLSCAN_CLSCAN_MPI_H
+
+#include <mpi.h>
+#include "clscan/clscan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A context on this rank's device: the GPU numbered (rank among the ranks of this machine) modulo the
+ * number of GPUs, else the CPU device; $CLSCAN_DEVICE, when set, wins. If any rank fails, every rank
+ * gets its status and *ctx = NULL. */
+CLSCAN_API clscan_status clscan_mpi_context_create(clscan_context **ctx, MPI_Comm comm);
+
+/* Each rank passes its own slice (n may differ between ranks, 0 allowed); out receives this rank's part
+ * of the scan of the concatenation of all slices in rank order. in == out allowed. */
+CLSCAN_API clscan_status clscan_mpi_inclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem out,
+                                                   size_t n, clscan_type type, clscan_op op);
+CLSCAN_API clscan_status clscan_mpi_exclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem out,
+                                                   size_t n, clscan_type type, clscan_op op);
+/* The reduction of all slices, delivered to every rank (one element of the type at *result). */
+CLSCAN_API clscan_status clscan_mpi_reduce(clscan_context *ctx, MPI_Comm comm, cl_mem in, size_t n,
+                                           clscan_type type, clscan_op op, void *result);
+/* Stable global compaction: out receives this rank's kept elements (*count of them); *offset is where they
+ * start in the global result and *total how many all ranks kept. */
+CLSCAN_API clscan_status clscan_mpi_compact(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem flags, cl_mem out,
+                                            size_t n, clscan_type type, size_t *count, size_t *offset,
+                                            size_t *total);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLSCAN_CLSCAN_MPI_H */

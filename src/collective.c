@@ -1,0 +1,79 @@
+/* The scan, reduction and compaction with the agreement points of src/collective.h: the same checks
+ * and device work as the one-device functions, with every rank calling the hooks in the same order
+ * whatever fails where, so that a failing rank never leaves the others waiting in a collective. */
+#include "collective.h"
+#include "internal.h"
+#include <string.h>
+
+/* The agreed status; a rank that was fine records why it fails all the same. */
+static clscan_status agree(clscan_context *ctx, const clscan__collective *c, clscan_status local)
+{
+    clscan_status all = c->agree(c->arg, local);
+    if (local == CLSCAN_SUCCESS && all != CLSCAN_SUCCESS)
+        return clscan__fail(ctx, all, "%s: another rank failed (%s), or the ranks passed different types or "
+                            "operators", c->name, clscan_status_string(all));
+    return all;
+}
+
+/* The caller's own argument problem when it has one, else the function's checks. */
+#define CHECKS(ctx, c, checks) \
+    ((c)->invalid ? clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: %s", (c)->name, (c)->invalid) : (checks))
+
+clscan_status clscan__scan_collective(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                      clscan_op op, int exclusive, const clscan__collective *c)
+{
+    if (!ctx)
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT);
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = CHECKS(ctx, c, clscan__check_scan(ctx, in, out, n, type, op));
+    st = agree(ctx, c, st);
+    char total[8], seed[8];
+    if (st == CLSCAN_SUCCESS) {
+        clscan__identity(type, op, total);
+        clscan__identity(type, op, seed);
+        /* The first half writes only scratch: a failure there still leaves every output as it was. */
+        st = agree(ctx, c, n ? clscan__scan_split_total(ctx, in, n, type, op, total) : CLSCAN_SUCCESS);
+    }
+    if (st == CLSCAN_SUCCESS) {
+        st = c->seed(c->arg, total, seed);
+        if (st == CLSCAN_SUCCESS && n)
+            st = clscan__scan_split_finish(ctx, in, out, n, type, op, exclusive, seed);
+        st = agree(ctx, c, st);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clscan_status clscan__reduce_collective(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                        void *result, const clscan__collective *c)
+{
+    if (!ctx)
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT);
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = CHECKS(ctx, c, clscan__check_reduce(ctx, in, n, type, op, result));
+    st = agree(ctx, c, st);
+    char value[8];
+    if (st == CLSCAN_SUCCESS)
+        st = agree(ctx, c, clscan__reduce_run(ctx, in, n, type, op, value));
+    if (st == CLSCAN_SUCCESS)
+        memcpy(result, value, clscan_type_size(type));
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clscan_status clscan__compact_collective(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                         clscan_type type, size_t *count, const clscan__collective *c)
+{
+    if (!ctx)
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT);
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = CHECKS(ctx, c, clscan__check_compact(ctx, in, flags, out, n, type, count));
+    st = agree(ctx, c, st);
+    size_t kept = 0;
+    if (st == CLSCAN_SUCCESS)
+        st = agree(ctx, c, clscan__compact_run(ctx, in, flags, out, n, type, &kept));
+    if (st == CLSCAN_SUCCESS)
+        *count = kept;
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}

@@ -1,0 +1,34 @@
+/* The points where ranks of a distributed call must agree, as hooks into the scan, the reduction and
+ * the compaction: what clscan_mpi (src/mpi.c) is built on. Exported from the shared library for
+ * clscan_mpi only; not part of the API (shared/API.md) and free to change with any version. */
+#ifndef CLSCAN_COLLECTIVE_H
+#define CLSCAN_COLLECTIVE_H
+
+#include "clscan/clscan.h"
+
+typedef struct clscan__collective {
+    void *arg;
+    const char *name;           /* the public function, for messages */
+    const char *invalid;        /* the caller's own argument problem (NULL: none): INVALID_ARGUMENT */
+    /* Called by every rank at the same points with its own status; returns the status all ranks agreed
+     * on, a failure when any rank failed. */
+    clscan_status (*agree)(void *arg, clscan_status local);
+    /* Scans: from this rank's total (the identity for an empty slice) the seed of its part, the
+     * combination of the totals of the ranks before it; seed holds the identity on entry. */
+    clscan_status (*seed)(void *arg, const void *total, void *seed);
+} clscan__collective;
+
+/* Each runs: checks (and c->invalid) -> agree -> this rank's device work -> agree; the scan splits its
+ * device work (clscan__scan_split_total, the seed, clscan__scan_split_finish) with an agreement after
+ * the first half. A failure agreed before the device work leaves every output as it was. Results go to
+ * *result / *count only when all ranks succeeded. NULL ctx: agrees on CLSCAN_INVALID_ARGUMENT. */
+CLSCAN_API clscan_status clscan__scan_collective(clscan_context *ctx, cl_mem in, cl_mem out, size_t n,
+                                                 clscan_type type, clscan_op op, int exclusive,
+                                                 const clscan__collective *c);
+CLSCAN_API clscan_status clscan__reduce_collective(clscan_context *ctx, cl_mem in, size_t n, clscan_type type,
+                                                   clscan_op op, void *result, const clscan__collective *c);
+CLSCAN_API clscan_status clscan__compact_collective(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out,
+                                                    size_t n, clscan_type type, size_t *count,
+                                                    const clscan__collective *c);
+
+#endif /* CLSCAN_COLLECTIVE_H */

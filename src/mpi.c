@@ -1,0 +1,242 @@
+/* clscan_mpi: one device a rank, one value a rank over the network. The ranks agree on every status
+ * through the hooks of collective.h (an MPI_Allreduce of the status, which MPI_MIN makes the most
+ * negative, i.e. a failure when any rank failed); scans add the MPI_Exscan of the rank totals as the
+ * seed of each rank's part, compaction the MPI_Exscan and MPI_Allreduce of the counts. MPI's own
+ * errors go to the communicator's error handler (by default MPI_ERRORS_ARE_FATAL). */
+#include "clscan/clscan_mpi.h"
+#include "collective.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the hooks need: the communicator, the reduction's MPI datatype and operation, and the caller's
+ * type and operator (-1 where the call has none), which every rank must pass alike. */
+typedef struct mpi_step {
+    MPI_Comm comm;
+    MPI_Datatype type;
+    MPI_Op op;
+    int clscan_type, clscan_op;
+} mpi_step;
+
+/* One MPI_Allreduce (MPI_MIN) of the status and of type and operator with both signs: ranks that passed
+ * different types or operators would otherwise combine mismatched values, so that fails the call too. */
+static clscan_status agree(void *arg, clscan_status local)
+{
+    const mpi_step *s = arg;
+    int mine[5] = {(int)local, s->clscan_type, -s->clscan_type, s->clscan_op, -s->clscan_op}, all[5];
+    MPI_Allreduce(mine, all, 5, MPI_INT, MPI_MIN, s->comm);
+    if (all[0] == CLSCAN_SUCCESS && (all[1] != -all[2] || all[3] != -all[4]))
+        return CLSCAN_INVALID_ARGUMENT;
+    return (clscan_status)all[0];
+}
+
+/* MPI_Exscan leaves rank 0's result undefined: its seed stays the identity. */
+static clscan_status exscan_seed(void *arg, const void *total, void *seed)
+{
+    const mpi_step *s = arg;
+    char before[8];
+    int rank = 0;
+    MPI_Exscan((void *)total, before, 1, s->type, s->op, s->comm);
+    MPI_Comm_rank(s->comm, &rank);
+    if (rank > 0) {
+        int bytes = 0;
+        MPI_Type_size(s->type, &bytes);
+        memcpy(seed, before, (size_t)bytes);
+    }
+    return CLSCAN_SUCCESS;
+}
+
+/* Float min and max as the kernels do them (fmin, fmax: a NaN loses to a number); MPI_MIN and MPI_MAX
+ * leave NaN handling to the implementation. */
+static void float_min(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int i = 0; i < *len; i++)
+        ((float *)inout)[i] = fminf(((float *)in)[i], ((float *)inout)[i]);
+}
+static void float_max(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int i = 0; i < *len; i++)
+        ((float *)inout)[i] = fmaxf(((float *)in)[i], ((float *)inout)[i]);
+}
+static void double_min(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int i = 0; i < *len; i++)
+        ((double *)inout)[i] = fmin(((double *)in)[i], ((double *)inout)[i]);
+}
+static void double_max(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int i = 0; i < *len; i++)
+        ((double *)inout)[i] = fmax(((double *)in)[i], ((double *)inout)[i]);
+}
+
+/* The MPI datatype and operation of (type, op). Integer add and mul run on the unsigned type of the
+ * same width: its wrap-around has the bits of two's-complement wrap-around, which signed MPI types
+ * leave undefined. Float min and max are user operations (freed by step_end). Unknown type or op:
+ * MPI_DATATYPE_NULL (the checks then fail the call before any step). */
+static mpi_step step_begin(MPI_Comm comm, clscan_type type, clscan_op op)
+{
+    mpi_step s = {comm, MPI_DATATYPE_NULL, MPI_OP_NULL, (int)type, (int)op};
+    int wrap = op == CLSCAN_ADD || op == CLSCAN_MUL, is_float = type == CLSCAN_FLOAT || type == CLSCAN_DOUBLE;
+    switch (type) {
+    case CLSCAN_INT32: s.type = wrap ? MPI_UINT32_T : MPI_INT32_T; break;
+    case CLSCAN_UINT32: s.type = MPI_UINT32_T; break;
+    case CLSCAN_INT64: s.type = wrap ? MPI_UINT64_T : MPI_INT64_T; break;
+    case CLSCAN_UINT64: s.type = MPI_UINT64_T; break;
+    case CLSCAN_FLOAT: s.type = MPI_FLOAT; break;
+    case CLSCAN_DOUBLE: s.type = MPI_DOUBLE; break;
+    default: return s;
+    }
+    if (op == CLSCAN_ADD)
+        s.op = MPI_SUM;
+    else if (op == CLSCAN_MUL)
+        s.op = MPI_PROD;
+    else if ((op == CLSCAN_MIN || op == CLSCAN_MAX) && !is_float)
+        s.op = op == CLSCAN_MIN ? MPI_MIN : MPI_MAX;
+    else if (op == CLSCAN_MIN || op == CLSCAN_MAX) {
+        MPI_User_function *fn = type == CLSCAN_FLOAT ? (op == CLSCAN_MIN ? float_min : float_max)
+                                                     : (op == CLSCAN_MIN ? double_min : double_max);
+        MPI_Op_create(fn, 1, &s.op);
+    }
+    return s;
+}
+
+static void step_end(mpi_step *s)
+{
+    if (s->op != MPI_OP_NULL && s->op != MPI_SUM && s->op != MPI_PROD && s->op != MPI_MIN && s->op != MPI_MAX)
+        MPI_Op_free(&s->op);
+}
+
+static clscan__collective hooks(mpi_step *s, const char *name, const char *invalid)
+{
+    clscan__collective c = {s, name, invalid, agree, exscan_seed};
+    return c;
+}
+
+/* A problem with comm itself cannot be agreed on: it is this rank's alone. */
+static int comm_usable(MPI_Comm comm)
+{
+    return comm != MPI_COMM_NULL;
+}
+
+static clscan_status mpi_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem out, size_t n,
+                              clscan_type type, clscan_op op, int exclusive)
+{
+    if (!comm_usable(comm))
+        return CLSCAN_INVALID_ARGUMENT;
+    mpi_step s = step_begin(comm, type, op);
+    const clscan__collective c = hooks(&s, exclusive ? "clscan_mpi_exclusive_scan" : "clscan_mpi_inclusive_scan",
+                                       NULL);
+    clscan_status st = clscan__scan_collective(ctx, in, out, n, type, op, exclusive, &c);
+    step_end(&s);
+    return st;
+}
+
+clscan_status clscan_mpi_inclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem out, size_t n,
+                                        clscan_type type, clscan_op op)
+{
+    return mpi_scan(ctx, comm, in, out, n, type, op, 0);
+}
+
+clscan_status clscan_mpi_exclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem out, size_t n,
+                                        clscan_type type, clscan_op op)
+{
+    return mpi_scan(ctx, comm, in, out, n, type, op, 1);
+}
+
+clscan_status clscan_mpi_reduce(clscan_context *ctx, MPI_Comm comm, cl_mem in, size_t n, clscan_type type,
+                                clscan_op op, void *result)
+{
+    if (!comm_usable(comm))
+        return CLSCAN_INVALID_ARGUMENT;
+    mpi_step s = step_begin(comm, type, op);
+    const clscan__collective c = hooks(&s, "clscan_mpi_reduce", result ? NULL : "result is NULL");
+    char mine[8], all[8];
+    clscan_status st = clscan__reduce_collective(ctx, in, n, type, op, mine, &c);
+    if (st == CLSCAN_SUCCESS) {
+        MPI_Allreduce(mine, all, 1, s.type, s.op, comm);
+        memcpy(result, all, clscan_type_size(type));
+    }
+    step_end(&s);
+    return st;
+}
+
+clscan_status clscan_mpi_compact(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                 clscan_type type, size_t *count, size_t *offset, size_t *total)
+{
+    if (!comm_usable(comm))
+        return CLSCAN_INVALID_ARGUMENT;
+    mpi_step s = {comm, MPI_UINT64_T, MPI_SUM, (int)type, -1};
+    const clscan__collective c = hooks(&s, "clscan_mpi_compact", !offset ? "offset is NULL" : !total ? "total is NULL"
+                                                                                                      : NULL);
+    size_t kept = 0;
+    clscan_status st = clscan__compact_collective(ctx, in, flags, out, n, type, count ? &kept : NULL, &c);
+    if (st == CLSCAN_SUCCESS) {
+        uint64_t mine = kept, before = 0, all = 0;
+        int rank = 0;
+        MPI_Exscan(&mine, &before, 1, MPI_UINT64_T, MPI_SUM, comm);
+        MPI_Allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_SUM, comm);
+        MPI_Comm_rank(comm, &rank);
+        *count = kept;
+        *offset = rank > 0 ? (size_t)before : 0;
+        *total = (size_t)all;
+    }
+    return st;
+}
+
+/* "<platform>:<device>" (numbered as clscan-info does: every device of a platform counts) of the GPU
+ * this rank takes, or "cpu" where there is none. */
+#define MAX_IDS 64
+static void device_for_rank(int node_rank, char *spec, size_t len)
+{
+    cl_platform_id platforms[MAX_IDS];
+    cl_uint np = 0, gpus = 0, where[MAX_IDS][2];
+    snprintf(spec, len, "cpu");
+    if (clGetPlatformIDs(MAX_IDS, platforms, &np) != CL_SUCCESS)
+        return;
+    for (cl_uint p = 0; p < np && p < MAX_IDS; p++) {
+        cl_device_id devs[MAX_IDS];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAX_IDS, devs, &nd) != CL_SUCCESS)
+            continue;
+        for (cl_uint d = 0; d < nd && d < MAX_IDS && gpus < MAX_IDS; d++) {
+            cl_device_type t = 0;
+            if (clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof t, &t, NULL) == CL_SUCCESS && (t & CL_DEVICE_TYPE_GPU))
+                where[gpus][0] = p, where[gpus][1] = d, gpus++;
+        }
+    }
+    if (gpus > 0) {
+        cl_uint k = (cl_uint)node_rank % gpus;
+        snprintf(spec, len, "%u:%u", where[k][0], where[k][1]);
+    }
+}
+
+clscan_status clscan_mpi_context_create(clscan_context **ctx, MPI_Comm comm)
+{
+    if (!comm_usable(comm))
+        return CLSCAN_INVALID_ARGUMENT;
+    MPI_Comm node;
+    int node_rank = 0;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_free(&node);
+    clscan_status st = CLSCAN_INVALID_ARGUMENT;
+    if (ctx) {
+        const char *env = getenv("CLSCAN_DEVICE");
+        char spec[64];
+        device_for_rank(node_rank, spec, sizeof spec);
+        st = clscan_context_create(ctx, env && *env ? NULL : spec);
+    }
+    mpi_step s = {comm, MPI_DATATYPE_NULL, MPI_OP_NULL, -1, -1};
+    clscan_status all = agree(&s, st);
+    if (all != CLSCAN_SUCCESS && ctx) {
+        clscan_context_release(*ctx);
+        *ctx = NULL;
+    }
+    return all;
+}

@@ -1,0 +1,258 @@
+/* clscan_mpi against a CPU reference of the concatenated slices, run under mpirun with 1, 3 and 4 ranks
+ * (label "mpi"): every type x operator x inclusive/exclusive over slices of 0, 1, tile - 1, tile,
+ * tile + 1 and larger elements, in place too; the reduction; the compaction; bad arguments on one rank
+ * (every rank gets the same status, no output changes, the next call works). Every rank checks, then
+ * the ranks agree on the verdict before asserting, so that they leave each test together.
+ * Rank 0's seed is broadcast; $CLSCAN_TEST_SEED replays. */
+#include "clscan/clscan_mpi.h"
+#include "internal.h"
+#include "ref.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static clscan_context *ctx;
+static int rank, ranks;
+static uint64_t seed;
+
+/* 1 on every rank when it is 1 on every rank. */
+static int all_ranks(int ok)
+{
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
+/* Slice lengths: rank r takes pattern[(r + shift) % 6], so that with 3 or 4 ranks every kind of slice
+ * sits somewhere, first and last included, over the shifts a test runs. */
+static size_t slice_len(clscan_type type, int r, int shift)
+{
+    clscan__tuning t = clscan__context_tuning(ctx, type);
+    size_t tile = (size_t)t.wg_size * t.items;
+    const size_t pattern[6] = {0, 1, tile - 1, tile, tile + 1, 3 * tile + 7 + (ref_quick() ? 0 : 20000)};
+    return pattern[(size_t)(r + shift) % 6];
+}
+
+/* The whole concatenation, the same on every rank (one generator from the shared seed), and where this
+ * rank's slice starts. */
+typedef struct global_data {
+    unsigned char *all;
+    size_t total, first, n, elem;
+} global_data;
+
+static global_data make_data(clscan_type type, clscan_op op, int shift, uint64_t salt)
+{
+    global_data g = {NULL, 0, 0, 0, clscan_type_size(type)};
+    for (int r = 0; r < ranks; r++) {
+        size_t len = slice_len(type, r, shift);
+        if (r == rank)
+            g.first = g.total, g.n = len;
+        g.total += len;
+    }
+    g.all = malloc(g.total * g.elem + 8);
+    assert_non_null(g.all);
+    uint64_t rng = seed ^ salt;
+    ref_fill(g.all, g.total, type, op, &rng);
+    return g;
+}
+
+/* One global scan; 1 when every rank's part matches the reference and in stayed as it was. */
+static int scan_case(clscan_type type, clscan_op op, int exclusive, int in_place, int shift)
+{
+    global_data g = make_data(type, op, shift, (uint64_t)(type * 64 + op * 8 + exclusive * 4 + in_place * 2) << 32 | (uint64_t)shift);
+    const size_t bytes = g.n * g.elem;
+    unsigned char *mine = g.all + g.first * g.elem;
+    cl_mem in = ref_buffer(ctx, bytes + 8, mine), out = in_place ? in : ref_buffer(ctx, bytes + 8, NULL);
+    clscan_status st = exclusive ? clscan_mpi_exclusive_scan(ctx, MPI_COMM_WORLD, in, out, g.n, type, op)
+                                 : clscan_mpi_inclusive_scan(ctx, MPI_COMM_WORLD, in, out, g.n, type, op);
+    /* Rank 0 checks the gathered parts against the CPU scan of the whole. */
+    unsigned char *got = malloc(g.total * g.elem + 8), *after = malloc(bytes + 8);
+    assert_true(got && after);
+    int ok = st == CLSCAN_SUCCESS && ref_read(ctx, out, bytes, after) &&
+             (in_place || (ref_read(ctx, in, bytes, got) && memcmp(got, mine, bytes) == 0));
+    int counts[64], displs[64], my_bytes = (int)bytes;
+    MPI_Gather(&my_bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int r = 0, at = 0; rank == 0 && r < ranks; r++)
+        displs[r] = at, at += counts[r];
+    MPI_Gatherv(after, my_bytes, MPI_BYTE, got, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    char msg[256] = "";
+    if (rank == 0 && !ref_check_scan(g.all, got, g.total, type, op, exclusive, msg, sizeof msg))
+        ok = 0;
+    if (!ok)
+        print_error("rank %d: %s %s %s%s shift %d (slice %zu of %zu): %s %s %s\n", rank, ref_type_name(type),
+                    ref_op_name(op), exclusive ? "exclusive" : "inclusive", in_place ? " in place" : "", shift, g.n,
+                    g.total, clscan_status_string(st), clscan_last_error(ctx), msg);
+    clReleaseMemObject(in);
+    if (!in_place)
+        clReleaseMemObject(out);
+    free(got), free(after), free(g.all);
+    return all_ranks(ok);
+}
+
+static void test_scans(void **state)
+{
+    (void)state;
+    const clscan_type types[] = {CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE};
+    int failures = 0;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        if (!all_ranks(clscan__device_supports_type(&ctx->info, types[t])))
+            continue;
+        for (int op = CLSCAN_ADD; op <= CLSCAN_MAX; op++)
+            for (int exclusive = 0; exclusive < 2; exclusive++)
+                failures += !scan_case(types[t], (clscan_op)op, exclusive, 0, (int)t + op + exclusive);
+    }
+    /* Every slice kind at every rank position, and in place, for one type. */
+    for (int shift = 0; shift < 6; shift++)
+        failures += !scan_case(CLSCAN_INT32, CLSCAN_ADD, shift % 2, shift % 3 == 0, shift);
+    assert_int_equal(failures, 0);
+}
+
+static void test_reduce(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (int shift = 0; shift < 6; shift++) {
+        const clscan_type type = shift % 2 ? CLSCAN_FLOAT : CLSCAN_INT64;
+        const clscan_op op = (clscan_op)(shift % 4);
+        if (!all_ranks(clscan__device_supports_type(&ctx->info, type)))
+            continue;
+        global_data g = make_data(type, op, shift, 0x5eed0000u + (uint64_t)shift);
+        cl_mem in = ref_buffer(ctx, g.n * g.elem + 8, g.all + g.first * g.elem);
+        unsigned char result[8];
+        memset(result, REF_POISON, sizeof result);
+        clscan_status st = clscan_mpi_reduce(ctx, MPI_COMM_WORLD, in, g.n, type, op, result);
+        char msg[256] = "";
+        int ok = st == CLSCAN_SUCCESS && ref_check_reduce(g.all, result, g.total, type, op, msg, sizeof msg);
+        if (!ok)
+            print_error("rank %d: reduce %s %s shift %d: %s %s %s\n", rank, ref_type_name(type), ref_op_name(op), shift,
+                        clscan_status_string(st), clscan_last_error(ctx), msg);
+        failures += !all_ranks(ok);
+        clReleaseMemObject(in);
+        free(g.all);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* Flags of density d/4 from the shared generator; the kept elements' global order checked on every rank. */
+static void test_compact(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (int shift = 0; shift < 6; shift++) {
+        global_data g = make_data(CLSCAN_UINT32, CLSCAN_ADD, shift, 0xc0a1ull << 16 | (uint64_t)shift);
+        unsigned char *flags = malloc(g.total + 1);
+        uint64_t rng = seed ^ (uint64_t)shift;
+        for (size_t i = 0; i < g.total; i++)
+            flags[i] = (ref_next(&rng) % 4) < (uint64_t)(shift % 5) ? (unsigned char)(1 + i % 7) : 0;
+        cl_mem in = ref_buffer(ctx, g.n * 4 + 8, g.all + g.first * 4), f = ref_buffer(ctx, g.n + 8, flags + g.first);
+        cl_mem out = ref_buffer(ctx, g.n * 4 + 8, NULL);
+        size_t count = 0, offset = 0, total = 0, want_before = 0, want_total = 0, want_mine = 0;
+        clscan_status st = clscan_mpi_compact(ctx, MPI_COMM_WORLD, in, f, out, g.n, CLSCAN_UINT32, &count, &offset, &total);
+        uint32_t *got = malloc(g.n * 4 + 8), *all = (uint32_t *)g.all;
+        int ok = st == CLSCAN_SUCCESS && count <= g.n && (count == 0 || ref_read(ctx, out, count * 4, got));
+        for (size_t i = 0; i < g.total; i++)
+            if (flags[i]) {
+                if (i < g.first)
+                    want_before++;
+                else if (i < g.first + g.n)
+                    ok = ok && want_mine < count && got[want_mine] == all[i], want_mine++;
+                want_total++;
+            }
+        ok = ok && count == want_mine && offset == want_before && total == want_total;
+        if (!ok)
+            print_error("rank %d: compact shift %d: %s %s (count %zu offset %zu total %zu; want offset %zu total %zu)\n",
+                        rank, shift, clscan_status_string(st), clscan_last_error(ctx), count, offset, total, want_before,
+                        want_total);
+        failures += !all_ranks(ok);
+        clReleaseMemObject(in), clReleaseMemObject(f), clReleaseMemObject(out);
+        free(got), free(flags), free(g.all);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* One rank passes an output too small for its n (or no context at all): every rank gets
+ * CLSCAN_INVALID_ARGUMENT and a message, no output changes anywhere, and the next call works. */
+static void bad_call(int bad_rank, int no_context)
+{
+    const size_t n = 1000, bytes = n * 4;
+    int32_t *data = malloc(bytes);
+    uint64_t rng = seed ^ 0xbadull;
+    ref_fill(data, n, CLSCAN_INT32, CLSCAN_ADD, &rng);
+    cl_mem in = ref_buffer(ctx, bytes, data), out = ref_buffer(ctx, bytes, NULL);
+    cl_mem small = ref_buffer(ctx, bytes / 2, NULL);
+    const int me = rank == bad_rank;
+    clscan_context *c = me && no_context ? NULL : ctx;
+    cl_mem o = me && !no_context ? small : out;
+    unsigned char result[8];
+    memset(result, REF_POISON, sizeof result);
+    size_t count = 7, offset = 7, total = 7;
+    clscan_status st[4] = {
+        clscan_mpi_inclusive_scan(c, MPI_COMM_WORLD, in, o, n, CLSCAN_INT32, CLSCAN_ADD),
+        clscan_mpi_exclusive_scan(c, MPI_COMM_WORLD, in, o, n, CLSCAN_INT32, CLSCAN_ADD),
+        clscan_mpi_reduce(c, MPI_COMM_WORLD, in, me ? n + 1 : n, CLSCAN_INT32, CLSCAN_ADD, result),
+        clscan_mpi_compact(c, MPI_COMM_WORLD, in, in, o, n, CLSCAN_INT32, &count, &offset, &total)};
+    int ok = 1;
+    for (int k = 0; k < 4; k++)
+        ok = ok && st[k] == CLSCAN_INVALID_ARGUMENT && (!c || clscan_last_error(c)[0] != '\0');
+    unsigned char *after = malloc(bytes);
+    ok = ok && ref_read(ctx, out, bytes, after) && ref_is_poison(after, bytes);
+    ok = ok && ref_read(ctx, small, bytes / 2, after) && ref_is_poison(after, bytes / 2);
+    ok = ok && ref_read(ctx, in, bytes, after) && memcmp(after, data, bytes) == 0;
+    ok = ok && ref_is_poison(result, sizeof result) && count == 7 && offset == 7 && total == 7;
+    /* The next call, with good arguments everywhere, works. */
+    int32_t sum = 0;
+    ok = ok && clscan_mpi_reduce(ctx, MPI_COMM_WORLD, in, n, CLSCAN_INT32, CLSCAN_ADD, &sum) == CLSCAN_SUCCESS;
+    if (!ok)
+        print_error("rank %d: bad arguments on rank %d (%s): statuses %d %d %d %d: %s\n", rank, bad_rank,
+                    no_context ? "no context" : "small output", st[0], st[1], st[2], st[3], clscan_last_error(ctx));
+    clReleaseMemObject(in), clReleaseMemObject(out), clReleaseMemObject(small);
+    free(data), free(after);
+    assert_true(all_ranks(ok));
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    bad_call(ranks - 1, 0);
+    bad_call(0, 1);
+    /* Ranks that disagree on the type: with one rank, there is nothing to disagree with. */
+    int32_t data[4] = {1, 2, 3, 4};
+    cl_mem in = ref_buffer(ctx, sizeof data, data);
+    unsigned char result[8];
+    clscan_status st = clscan_mpi_reduce(ctx, MPI_COMM_WORLD, in, 4, rank == 0 ? CLSCAN_INT32 : CLSCAN_UINT32,
+                                         CLSCAN_ADD, result);
+    clReleaseMemObject(in);
+    assert_true(all_ranks(st == (ranks > 1 ? CLSCAN_INVALID_ARGUMENT : CLSCAN_SUCCESS)));
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    if (ranks > 64)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    if (rank == 0)
+        seed = ref_seed("test_mpi");
+    MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    int failed = 1;
+    if (clscan_mpi_context_create(&ctx, MPI_COMM_WORLD) == CLSCAN_SUCCESS) {
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_scans),
+            cmocka_unit_test(test_reduce),
+            cmocka_unit_test(test_compact),
+            cmocka_unit_test(test_bad_arguments),
+        };
+        failed = cmocka_run_group_tests(tests, NULL, NULL);
+        clscan_context_release(ctx);
+    } else
+        fprintf(stderr, "rank %d: no context: %s\n", rank, clscan_last_error(NULL));
+    int any = 0;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any ? 1 : 0;
+}
