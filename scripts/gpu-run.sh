@@ -3,7 +3,8 @@
 # carried cmocka packages (.deps/*.deb), build in /tmp, list devices, run the whole suite on the GPU
 # and the demo, and print a short table. Logs go to $OUT when it is set. SKIP_TESTS=1 skips ctest;
 # BENCH_ARGS="..." runs clscan-bench with those arguments afterwards (several runs: separate them
-# with '|'; CSV and JSON into $OUT).
+# with '|'; CSV and JSON into $OUT). MPI_RUNS="np:args|np:args" runs mpirun -np np clscan-bench --mpi
+# args afterwards, each rank on its own GPU (CLSCAN_DEVICE unset for them), into $OUT/mpi-*.txt.
 set -u -o pipefail
 OUT=${OUT:-/tmp/clscan-gpu-out}
 mkdir -p "$OUT" /etc/OpenCL/vendors
@@ -32,7 +33,17 @@ start=$(date +%s)
 rc=0
 if [ -z "${SKIP_TESTS:-}" ]; then
   ctest --output-on-failure -j1 ${CTEST_ARGS:-} >"$OUT/ctest.log" 2>&1; rc=$?
-  echo "ctest exit $rc after $(( $(date +%s) - start )) s"
+  echo "ctest IFS='|' read -r -a mpi_runs <<<"${MPI_RUNS:-}"
+k=0
+for run in "${mpi_runs[@]}"; do
+  k=$((k + 1))
+  echo "== mpirun -np ${run%%:*} clscan-bench --mpi ${run#*:}"
+  # shellcheck disable=SC2086
+  env -u CLSCAN_DEVICE mpirun --allow-run-as-root --oversubscribe -np "${run%%:*}" ./clscan-bench --mpi ${run#*:} \
+    >"$OUT/mpi-$k.txt" 2>&1 || rc=1
+  tail -${BENCH_LINES:-12} "$OUT/mpi-$k.txt"
+done
+exit $rc after $(( $(date +%s) - start )) s"
   grep -E 'tests passed|Test +#|\(Failed\)|\(Timeout\)|fallback \]' "$OUT/ctest.log" | tail -30
   ./clscan-demo gpu $((1 << 26)) 2>&1 | tee "$OUT/demo.txt"
 fi
@@ -46,5 +57,15 @@ for args in "${bench_runs[@]}"; do
   ./clscan-bench $args --csv "$OUT/bench-$k.csv" --json "$OUT/bench-$k.json" >"$OUT/bench-$k.txt" 2>&1 || rc=1
   grep -E '^clscan|^trivial|copy roof|auto|single-pass/sub|WRONG|tuning|wg |policy|    \{|took' "$OUT/bench-$k.txt" |
     cut -c1-100 | tail -${BENCH_LINES:-60}
+done
+IFS='|' read -r -a mpi_runs <<<"${MPI_RUNS:-}"
+k=0
+for run in "${mpi_runs[@]}"; do
+  k=$((k + 1))
+  echo "== mpirun -np ${run%%:*} clscan-bench --mpi ${run#*:}"
+  # shellcheck disable=SC2086
+  env -u CLSCAN_DEVICE mpirun --allow-run-as-root --oversubscribe -np "${run%%:*}" ./clscan-bench --mpi ${run#*:} \
+    >"$OUT/mpi-$k.txt" 2>&1 || rc=1
+  tail -${BENCH_LINES:-12} "$OUT/mpi-$k.txt"
 done
 exit $rc
