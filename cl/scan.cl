@@ -1,7 +1,8 @@
 /* Device-wide scan kernels, each work-group striding over tiles so any n fits any grid.
  * Block-sum: scan_tiles scans each tile and records its total; the totals are scanned the same way
  * (recursively) and add_offsets folds each tile's exclusive prefix back in.
- * Reduce-then-scan: reduce_tiles records each tile's total; the totals are scanned (exclusive);
+ * Reduce-then-scan: reduce_tiles records each tile's total; the totals are scanned (exclusive; by
+ * scan_one_group when they are few);
  * scan_tiles then scans each tile seeded with its prefix, so the output is written only once.
  * Single-pass: scan_single_pass reads and writes each element once; tiles find their prefix by
  * decoupled look-back (lookback.clh) over status words published by the tiles before them. */
@@ -21,6 +22,18 @@ void scan_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global CL
         if (tile_totals && get_local_id(0) == 0)
             tile_totals[t] = total;
     }
+}
+
+/* One work-group scans all of in, tile after tile, each seeded with the total of the tiles before it:
+ * one launch where block-sum needs three, for short arrays (reduce-then-scan's tile totals). */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void scan_one_group(__global const CLSCAN_T *in, __global CLSCAN_T *out, ulong n, uint exclusive)
+{
+    __local CLSCAN_T tile[TILE_LOCAL];
+    __local CLSCAN_T scratch[WG_SCAN_LOCAL];
+    CLSCAN_T carry = CLSCAN_IDENTITY;
+    for (ulong base = 0; base < n; base += TILE)
+        carry = CLSCAN_OP(carry, wg_scan_tile(in, out, base, n, exclusive, carry, tile, scratch));
 }
 
 /* out[i] = prefix[tile of i] op out[i]; prefix holds each tile's exclusive prefix (tile 0: identity). */

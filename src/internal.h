@@ -149,7 +149,7 @@ typedef struct clscan__config {
 typedef struct clscan__program {
     clscan__config config;
     cl_program program;
-    cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_all;        /* scan programs */
+    cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_all, scan_one_group;   /* scan programs */
     cl_kernel sat_band_tables, sat_single_pass;                                      /* (also) */
     cl_kernel count_tiles, compact_tiles, compact_single_pass;                       /* compaction */
     cl_kernel sort_hist, sort_scatter, sort_home, split_flags, split_scatter;        /* sorts */

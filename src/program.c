@@ -346,6 +346,7 @@ static void program_free(clscan__program *p)
 {
     if (p->scan_tiles) clReleaseKernel(p->scan_tiles);
     if (p->add_offsets) clReleaseKernel(p->add_offsets);
+    if (p->scan_one_group) clReleaseKernel(p->scan_one_group);
     if (p->reduce_tiles) clReleaseKernel(p->reduce_tiles);
     if (p->reduce_all) clReleaseKernel(p->reduce_all);
     if (p->single_pass) clReleaseKernel(p->single_pass);
@@ -387,6 +388,8 @@ static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
     clscan_status st = create_kernel(ctx, p->program, "scan_tiles", wg, &p->scan_tiles);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "add_offsets", wg, &p->add_offsets);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "scan_one_group", wg, &p->scan_one_group);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "reduce_tiles", wg, &p->reduce_tiles);
     if (st == CLSCAN_SUCCESS)

@@ -1,8 +1,9 @@
 /* Scan dispatch. Public entry points validate, take the lock and call clscan__scan_enqueue, which
  * runs the chosen strategy. Block-sum: scan tiles and keep their totals, scan the totals the same way
  * (as many levels as n needs), then fold each level's prefixes back down. Reduce-then-scan: reduce
- * tiles, scan the totals (by block-sum), scan the tiles seeded with their prefixes. Single-pass: one
- * launch with decoupled look-back; this file keeps its status words and epochs. */
+ * tiles, scan the totals (one work-group, or block-sum when many), scan the tiles seeded with their
+ * prefixes. Single-pass: one launch with decoupled look-back; this file keeps its status words and
+ * epochs. */
 #include "internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -71,6 +72,20 @@ static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl
     return st;
 }
 
+/* Reduce-then-scan's tile totals, scanned exclusively in place: by one work-group, tile after tile,
+ * when they span at most ONE_GROUP_TILES tiles (one launch instead of block-sum's three; at tiles of
+ * 8192 that covers n up to 2^30), else by block-sum. */
+#define ONE_GROUP_TILES 16
+static clscan_status scan_totals(clscan_context *ctx, const clscan__program *p, cl_mem totals, size_t count)
+{
+    if (count > ONE_GROUP_TILES * (size_t)p->config.wg_size * p->config.items)
+        return block_sum(ctx, p, totals, totals, count, 1);
+    cl_ulong n64 = count;
+    cl_uint excl = 1;
+    const clscan__arg args[] = {CLSCAN__MEM(totals), CLSCAN__MEM(totals), CLSCAN__VAL(n64), CLSCAN__VAL(excl)};
+    return clscan__launch(ctx, p, p->scan_one_group, "scan_one_group", args, sizeof args / sizeof args[0], 1);
+}
+
 /* Reads n twice and writes it once; one tile needs only the seeded scan. */
 static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                       size_t n, int exclusive)
@@ -84,7 +99,7 @@ static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program
         st = reduce_tiles(ctx, p, in, totals, n, tiles);
     /* Block-sum allocates its levels before it enqueues; a failure there leaves out untouched. */
     if (st == CLSCAN_SUCCESS)
-        st = block_sum(ctx, p, totals, totals, tiles, 1);
+        st = scan_totals(ctx, p, totals, tiles);
     if (st == CLSCAN_SUCCESS)
         st = scan_tiles(ctx, p, in, out, NULL, totals, n, tiles, exclusive, NULL);
     return st;
@@ -108,7 +123,7 @@ clscan_status clscan__scan_split_total(clscan_context *ctx, cl_mem in, size_t n,
     if (st == CLSCAN_SUCCESS)
         st = reduce_tiles(ctx, p, in, totals, n, tiles + 1);
     if (st == CLSCAN_SUCCESS)
-        st = block_sum(ctx, p, totals, totals, tiles + 1, 1);
+        st = scan_totals(ctx, p, totals, tiles + 1);
     char value[8];
     cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, totals, CL_TRUE, tiles * elem, elem, value,
                                                             0, NULL, NULL) : CL_SUCCESS;
