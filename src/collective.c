@@ -8,7 +8,7 @@
 /* The agreed status; a rank that was fine records why it fails all the same. */
 static clscan_status agree(clscan_context *ctx, const clscan__collective *c, clscan_status local)
 {
-    clscan_status all = c->agree(c->arg, local);
+    clscan_status all = c->agree(c->arg, local, ctx->outputs_written);
     if (local == CLSCAN_SUCCESS && all != CLSCAN_SUCCESS)
         return clscan__fail(ctx, all, "%s: another rank failed (%s), or the ranks passed different types or "
                             "operators", c->name, clscan_status_string(all));
@@ -23,10 +23,14 @@ clscan_status clscan__scan_collective(clscan_context *ctx, cl_mem in, cl_mem out
                                       clscan_op op, int exclusive, const clscan__collective *c)
 {
     if (!ctx)
-        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT);
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0);
     pthread_mutex_lock(&ctx->lock);
     clscan_status st = CHECKS(ctx, c, clscan__check_scan(ctx, in, out, n, type, op));
     st = agree(ctx, c, st);
+    /* Up to the last agreement: a rank that wrote its part and learns there that another failed must not
+     * report CLSCAN_OUT_OF_MEMORY (nothing written) either. */
+    if (st == CLSCAN_SUCCESS)
+        clscan__outputs(ctx, out, NULL);
     char total[8], seed[8];
     if (st == CLSCAN_SUCCESS) {
         clscan__identity(type, op, total);
@@ -40,6 +44,7 @@ clscan_status clscan__scan_collective(clscan_context *ctx, cl_mem in, cl_mem out
             st = clscan__scan_split_finish(ctx, in, out, n, type, op, exclusive, seed);
         st = agree(ctx, c, st);
     }
+    clscan__outputs(ctx, NULL, NULL);
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }
@@ -48,7 +53,7 @@ clscan_status clscan__reduce_collective(clscan_context *ctx, cl_mem in, size_t n
                                         void *result, const clscan__collective *c)
 {
     if (!ctx)
-        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT);
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0);
     pthread_mutex_lock(&ctx->lock);
     clscan_status st = CHECKS(ctx, c, clscan__check_reduce(ctx, in, n, type, op, result));
     st = agree(ctx, c, st);
@@ -65,15 +70,18 @@ clscan_status clscan__compact_collective(clscan_context *ctx, cl_mem in, cl_mem 
                                          clscan_type type, size_t *count, const clscan__collective *c)
 {
     if (!ctx)
-        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT);
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0);
     pthread_mutex_lock(&ctx->lock);
     clscan_status st = CHECKS(ctx, c, clscan__check_compact(ctx, in, flags, out, n, type, count));
     st = agree(ctx, c, st);
     size_t kept = 0;
-    if (st == CLSCAN_SUCCESS)
+    if (st == CLSCAN_SUCCESS) {
+        clscan__outputs(ctx, out, NULL);   /* as in the scan: through the last agreement */
         st = agree(ctx, c, clscan__compact_run(ctx, in, flags, out, n, type, &kept));
+    }
     if (st == CLSCAN_SUCCESS)
         *count = kept;
+    clscan__outputs(ctx, NULL, NULL);
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }

@@ -10,9 +10,10 @@ typedef struct clscan__collective {
     void *arg;
     const char *name;           /* the public function, for messages */
     const char *invalid;        /* the caller's own argument problem (NULL: none): INVALID_ARGUMENT */
-    /* Called by every rank at the same points with its own status; returns the status all ranks agreed
-     * on, a failure when any rank failed. */
-    clscan_status (*agree)(void *arg, clscan_status local);
+    /* Called by every rank at the same points with its own status, and whether it may have written its
+     * outputs in this call; returns the status all ranks agreed on: a failure when any rank failed, and
+     * then CLSCAN_OPENCL_ERROR, never CLSCAN_OUT_OF_MEMORY (nothing written), when any rank wrote. */
+    clscan_status (*agree)(void *arg, clscan_status local, int written);
     /* Scans: from this rank's total (the identity for an empty slice) the seed of its part, the
      * combination of the totals of the ranks before it; seed holds the identity on entry. */
     clscan_status (*seed)(void *arg, const void *total, void *seed);

@@ -143,8 +143,11 @@ clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_me
         return CLSCAN_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
     clscan_status st = clscan__check_compact(ctx, in, flags, out, n, type, count);
-    if (st == CLSCAN_SUCCESS)
+    if (st == CLSCAN_SUCCESS) {
+        clscan__outputs(ctx, out, NULL);
         st = clscan__compact_run(ctx, in, flags, out, n, type, count);
+        clscan__outputs(ctx, NULL, NULL);
+    }
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }

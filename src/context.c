@@ -1,6 +1,6 @@
 /* The context: device selection and creation (or adoption of an application's queue), release,
  * the lock that serialises calls, the last-error text, the scratch buffers of block-sum and the
- * one place that enqueues kernels. */
+ * one place that enqueues kernels, which also notes when a call's outputs may have been written. */
 #include "internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +17,21 @@ static void vrecord(clscan_context *ctx, const char *fmt, va_list ap)
         vsnprintf(thread_error, sizeof thread_error, fmt, ap);
 }
 
+/* CLSCAN_OUT_OF_MEMORY promises that nothing was written to the outputs: once the call has enqueued a
+ * command that may write one, a failure (an allocation-type code from a later launch, the count's
+ * read-back, a barrier) says so and is CLSCAN_OPENCL_ERROR instead. */
 clscan_status clscan__fail(clscan_context *ctx, clscan_status status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vrecord(ctx, fmt, ap);
     va_end(ap);
+    if (ctx && ctx->outputs_written && status != CLSCAN_SUCCESS) {
+        size_t used = strlen(ctx->error);
+        snprintf(ctx->error + used, sizeof ctx->error - used, "; the output may be partly written");
+        if (status == CLSCAN_OUT_OF_MEMORY)
+            status = CLSCAN_OPENCL_ERROR;
+    }
     return status;
 }
 
@@ -427,27 +436,33 @@ clscan_status clscan__fill_zero(clscan_context *ctx, cl_mem buf, size_t bytes)
     return order_barrier(ctx);
 }
 
-clscan_status clscan__launch(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
-                             const clscan__arg *args, size_t count, size_t groups)
+void clscan__outputs(clscan_context *ctx, cl_mem a, cl_mem b)
+{
+    ctx->outputs[0] = a, ctx->outputs[1] = b;
+    ctx->outputs_written = 0;
+}
+
+static int is_output(const clscan_context *ctx, cl_mem m)
+{
+    return m && (m == ctx->outputs[0] || m == ctx->outputs[1]);
+}
+
+/* Whether an output is among the arguments. Buffers are the cl_mem-sized ones (a scalar of that size
+ * equal to one by chance only makes the answer more cautious); scalars need not be aligned as a cl_mem. */
+static int args_name_output(const clscan_context *ctx, const clscan__arg *args, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
-        cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value);
-        if (err != CL_SUCCESS) {
-            char call[96];
-            snprintf(call, sizeof call, "clSetKernelArg (%s, argument %zu)", name, i);
-            return clscan__fail_cl(ctx, call, err);
-        }
+        cl_mem m = NULL;
+        if (args[i].size == sizeof m && args[i].value)
+            memcpy(&m, args[i].value, sizeof m);
+        if (is_output(ctx, m))
+            return 1;
     }
-    size_t wg = p->config.wg_size;
-    return clscan__enqueue(ctx, k, clscan__launch_groups(groups) * wg, wg, name);
+    return 0;
 }
 
-size_t clscan__launch_groups(size_t groups)
-{
-    return groups < CLSCAN__MAX_GROUPS ? groups : CLSCAN__MAX_GROUPS;
-}
-
-clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what)
+static clscan_status enqueue_kernel(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what,
+                                    int writes_output)
 {
     clscan_status st = order_barrier(ctx);
     if (st != CLSCAN_SUCCESS)
@@ -458,5 +473,46 @@ clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, s
         snprintf(call, sizeof call, "clEnqueueNDRangeKernel (%s)", what);
         return clscan__fail_cl(ctx, call, err);
     }
+    /* Enqueued, it will run whatever fails next (the barrier after it included). */
+    if (writes_output)
+        ctx->outputs_written = 1;
     return order_barrier(ctx);
+}
+
+/* The kernel's arguments are not known here: while a call has outputs, it may write them. */
+clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what)
+{
+    return enqueue_kernel(ctx, k, global, local, what, ctx->outputs[0] != NULL);
+}
+
+static clscan_status launch(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
+                            const clscan__arg *args, size_t count, size_t groups, int writes_output)
+{
+    for (size_t i = 0; i < count; i++) {
+        cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS) {
+            char call[96];
+            snprintf(call, sizeof call, "clSetKernelArg (%s, argument %zu)", name, i);
+            return clscan__fail_cl(ctx, call, err);
+        }
+    }
+    size_t wg = p->config.wg_size;
+    return enqueue_kernel(ctx, k, clscan__launch_groups(groups) * wg, wg, name, writes_output);
+}
+
+clscan_status clscan__launch(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
+                             const clscan__arg *args, size_t count, size_t groups)
+{
+    return launch(ctx, p, k, name, args, count, groups, args_name_output(ctx, args, count));
+}
+
+clscan_status clscan__launch_into(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
+                                  const clscan__arg *args, size_t count, size_t groups, cl_mem written)
+{
+    return launch(ctx, p, k, name, args, count, groups, is_output(ctx, written));
+}
+
+size_t clscan__launch_groups(size_t groups)
+{
+    return groups < CLSCAN__MAX_GROUPS ? groups : CLSCAN__MAX_GROUPS;
 }

@@ -202,6 +202,8 @@ struct clscan_context {
     int cache_on;
     char cache_dir[4096];
     clscan__stats stats;
+    cl_mem outputs[2];              /* the caller's output buffers of the call in progress (NULL: none) */
+    int outputs_written;            /* a command that may write one of them has been enqueued in this call */
 };
 
 /* Records a formatted message as the context's last error and returns status. */
@@ -226,6 +228,16 @@ typedef struct clscan__arg { size_t size; const void *value; } clscan__arg;
 /* Sets every argument of k (from program p), then launches min(groups, CLSCAN__MAX_GROUPS) groups. */
 clscan_status clscan__launch(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
                              const clscan__arg *args, size_t count, size_t groups);
+/* clscan__launch of a kernel whose only write to a caller's buffer can be to `written` (it may read the
+ * others, as a sort's first pass reads the keys): the outputs count as written only if `written` is one. */
+clscan_status clscan__launch_into(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
+                                  const clscan__arg *args, size_t count, size_t groups, cl_mem written);
+/* The caller's output buffers of the public call in progress, set after its checks (b may be NULL) and
+ * cleared (NULL, NULL) before it returns; lock held. Once a command that may write one of them is
+ * enqueued, CLSCAN_OUT_OF_MEMORY ("nothing was written") is no longer true: the call's later failures
+ * are CLSCAN_OPENCL_ERROR, their message saying so (clscan__fail). clscan__launch takes a kernel with
+ * an output among its arguments as writing it; clscan__enqueue, which sees no arguments, any kernel. */
+void clscan__outputs(clscan_context *ctx, cl_mem a, cl_mem b);
 /* The tuning in force for this type on this context (override, policy, device limits). */
 clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type);
 /* Rows per band of single-pass summed-area tables under tuning t (override, policy, local memory). */

@@ -20,15 +20,18 @@ typedef struct mpi_step {
     int clscan_type, clscan_op;
 } mpi_step;
 
-/* One MPI_Allreduce (MPI_MIN) of the status and of type and operator with both signs: ranks that passed
- * different types or operators would otherwise combine mismatched values, so that fails the call too. */
-static clscan_status agree(void *arg, clscan_status local)
+/* One MPI_Allreduce (MPI_MIN) of the status, of type and operator with both signs (ranks that passed
+ * different types or operators would otherwise combine mismatched values, so that fails the call too)
+ * and of whether the rank wrote its outputs (then no rank may report "nothing written"). */
+static clscan_status agree(void *arg, clscan_status local, int written)
 {
     const mpi_step *s = arg;
-    int mine[5] = {(int)local, s->clscan_type, -s->clscan_type, s->clscan_op, -s->clscan_op}, all[5];
-    MPI_Allreduce(mine, all, 5, MPI_INT, MPI_MIN, s->comm);
+    int mine[6] = {(int)local, s->clscan_type, -s->clscan_type, s->clscan_op, -s->clscan_op, -(written != 0)}, all[6];
+    MPI_Allreduce(mine, all, 6, MPI_INT, MPI_MIN, s->comm);
     if (all[0] == CLSCAN_SUCCESS && (all[1] != -all[2] || all[3] != -all[4]))
         return CLSCAN_INVALID_ARGUMENT;
+    if (all[0] == CLSCAN_OUT_OF_MEMORY && all[5] < 0)
+        return CLSCAN_OPENCL_ERROR;
     return (clscan_status)all[0];
 }
 
@@ -233,7 +236,7 @@ clscan_status clscan_mpi_context_create(clscan_context **ctx, MPI_Comm comm)
         st = clscan_context_create(ctx, env && *env ? NULL : spec);
     }
     mpi_step s = {comm, MPI_DATATYPE_NULL, MPI_OP_NULL, -1, -1};
-    clscan_status all = agree(&s, st);
+    clscan_status all = agree(&s, st, 0);
     if (all != CLSCAN_SUCCESS && ctx) {
         clscan_context_release(*ctx);
         *ctx = NULL;

@@ -117,8 +117,11 @@ clscan_status clscan_summed_area_table(clscan_context *ctx, cl_mem in, cl_mem ou
         st = clscan__check_buffer(ctx, out, "out", n, elem, 0, 1);
     if (st == CLSCAN_SUCCESS && n > 0)
         st = clscan__check_overlap(ctx, in, n * elem, out, n * elem, 1);
-    if (st == CLSCAN_SUCCESS && n > 0)
+    if (st == CLSCAN_SUCCESS && n > 0) {
+        clscan__outputs(ctx, out, NULL);
         st = sat_enqueue(ctx, in, out, width, height, type);
+        clscan__outputs(ctx, NULL, NULL);
+    }
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }

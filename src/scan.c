@@ -40,7 +40,9 @@ static clscan_status reduce_tiles(clscan_context *ctx, const clscan__program *p,
 {
     cl_ulong n64 = n, tiles64 = tiles;
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(totals), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-    return clscan__launch(ctx, p, p->reduce_tiles, "reduce_tiles", args, sizeof args / sizeof args[0], tiles);
+    /* In place, in is the caller's output, read only. */
+    return clscan__launch_into(ctx, p, p->reduce_tiles, "reduce_tiles", args, sizeof args / sizeof args[0], tiles,
+                               totals);
 }
 
 static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
@@ -276,8 +278,11 @@ static clscan_status scan_device(clscan_context *ctx, cl_mem in, cl_mem out, siz
         return CLSCAN_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
     clscan_status st = clscan__check_scan(ctx, in, out, n, type, op);
-    if (st == CLSCAN_SUCCESS && n > 0)
+    if (st == CLSCAN_SUCCESS && n > 0) {
+        clscan__outputs(ctx, out, NULL);
         st = clscan__scan_enqueue(ctx, in, out, n, type, op, exclusive);
+        clscan__outputs(ctx, NULL, NULL);
+    }
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }

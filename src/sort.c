@@ -125,14 +125,15 @@ static clscan_type count_type(const clscan__config *cfg)
     return cfg->hist64 ? CLSCAN_UINT64 : CLSCAN_UINT32;
 }
 
-/* One LSD pass's histogram of the keys in buffer `from` (the first pass's also gathers `varying`). */
+/* One LSD pass's histogram of the keys in buffer `from` (the first pass's also gathers `varying`). The
+ * first reads the caller's keys and writes only scratch: a failure after it may still be out of memory. */
 static clscan_status lsd_hist(clscan_context *ctx, const clscan__program *p, const sort_args *a,
                               const sort_buffers *b, unsigned from, cl_uint shift, cl_uint flags, size_t tiles)
 {
     const cl_ulong n64 = a->n, tiles64 = tiles;
     const clscan__arg args[] = {CLSCAN__MEM(b->keys[from]), CLSCAN__MEM(b->hist), CLSCAN__MEM(b->varying),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(shift), CLSCAN__VAL(flags)};
-    return clscan__launch(ctx, p, p->sort_hist, "sort_hist", args, sizeof args / sizeof args[0], tiles);
+    return clscan__launch_into(ctx, p, p->sort_hist, "sort_hist", args, sizeof args / sizeof args[0], tiles, b->hist);
 }
 
 /* The scan of the pass's counts into offsets, and its scatter. */
@@ -149,7 +150,7 @@ static clscan_status lsd_scatter(clscan_context *ctx, const clscan__program *p, 
     args[count++] = CLSCAN__VAL(shift);
     args[count++] = CLSCAN__VAL(r.flags);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->sort_scatter, "sort_scatter", args, count, s->tiles);
+        st = clscan__launch_into(ctx, p, p->sort_scatter, "sort_scatter", args, count, s->tiles, b->keys[r.to]);
     return st;
 }
 
@@ -225,7 +226,8 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         size_t count = pair_args(a, &b, r.from, r.to, scatter);   /* from, to (keys, then values) */
         const clscan__arg mark[] = {scatter[0], CLSCAN__MEM(b.hist), CLSCAN__VAL(n64), CLSCAN__VAL(bit),
                                     CLSCAN__VAL(r.flags)};
-        st = clscan__launch(ctx, p, p->split_flags, "split_flags", mark, sizeof mark / sizeof mark[0], groups);
+        st = clscan__launch_into(ctx, p, p->split_flags, "split_flags", mark, sizeof mark / sizeof mark[0], groups,
+                                 b.hist);
         if (st == CLSCAN_SUCCESS)
             st = clscan__scan_enqueue(ctx, b.hist, b.hist, a->n, count_type(cfg), CLSCAN_ADD, 1);
         scatter[count++] = CLSCAN__MEM(b.hist);
@@ -233,7 +235,7 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         scatter[count++] = CLSCAN__VAL(bit);
         scatter[count++] = CLSCAN__VAL(r.flags);
         if (st == CLSCAN_SUCCESS)
-            st = clscan__launch(ctx, p, p->split_scatter, "split_scatter", scatter, count, groups);
+            st = clscan__launch_into(ctx, p, p->split_scatter, "split_scatter", scatter, count, groups, b.keys[r.to]);
     }
     return st;
 }
@@ -270,8 +272,10 @@ static clscan_status sort_run(clscan_context *ctx, const sort_args *a, const cha
         clscan__config cfg = sort_config(ctx, a);
         clscan__program *p = NULL;
         st = clscan__get_program(ctx, &cfg, &p);
+        clscan__outputs(ctx, a->keys, a->by_key ? a->values : NULL);
         if (st == CLSCAN_SUCCESS)
             st = cfg.radix_bits == 1 ? sort_split(ctx, p, a) : sort_lsd(ctx, p, a);
+        clscan__outputs(ctx, NULL, NULL);
     }
     pthread_mutex_unlock(&ctx->lock);
     return st;

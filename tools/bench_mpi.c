@@ -57,12 +57,12 @@ static int run_global(const mpi_bench *b)
 /* The collectives of one global scan, without the device work in between. */
 static int run_mpi_step(const mpi_bench *b)
 {
-    int mine[5] = {0, 0, 0, 0, 0}, all[5];
+    int mine[6] = {0, 0, 0, 0, 0, 0}, all[6];
     uint32_t total = (uint32_t)b->n, before = 0;
     for (int k = 0; k < 2; k++)
-        MPI_Allreduce(mine, all, 5, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(mine, all, 6, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Exscan(&total, &before, 1, MPI_UINT32_T, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(mine, all, 5, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(mine, all, 6, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     return 1;
 }
 
