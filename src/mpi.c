@@ -53,30 +53,17 @@ static clscan_status exscan_seed(void *arg, const void *total, void *seed)
 
 /* Float min and max as the kernels do them (fmin, fmax: a NaN loses to a number); MPI_MIN and MPI_MAX
  * leave NaN handling to the implementation. */
-static void float_min(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    (void)type;
-    for (int i = 0; i < *len; i++)
-        ((float *)inout)[i] = fminf(((float *)in)[i], ((float *)inout)[i]);
-}
-static void float_max(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    (void)type;
-    for (int i = 0; i < *len; i++)
-        ((float *)inout)[i] = fmaxf(((float *)in)[i], ((float *)inout)[i]);
-}
-static void double_min(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    (void)type;
-    for (int i = 0; i < *len; i++)
-        ((double *)inout)[i] = fmin(((double *)in)[i], ((double *)inout)[i]);
-}
-static void double_max(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    (void)type;
-    for (int i = 0; i < *len; i++)
-        ((double *)inout)[i] = fmax(((double *)in)[i], ((double *)inout)[i]);
-}
+#define ELEMENTWISE(name, T, fn)                                                  \
+    static void name(void *in, void *inout, int *len, MPI_Datatype *type)        \
+    {                                                                             \
+        (void)type;                                                               \
+        for (int i = 0; i < *len; i++)                                            \
+            ((T *)inout)[i] = fn(((const T *)in)[i], ((T *)inout)[i]);            \
+    }
+ELEMENTWISE(float_min, float, fminf)
+ELEMENTWISE(float_max, float, fmaxf)
+ELEMENTWISE(double_min, double, fmin)
+ELEMENTWISE(double_max, double, fmax)
 
 /* The MPI datatype and operation of (type, op). Integer add and mul run on the unsigned type of the
  * same width: its wrap-around has the bits of two's-complement wrap-around, which signed MPI types
