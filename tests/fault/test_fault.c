@@ -11,6 +11,7 @@
  * program builds with the disk cache cold or off.
  * CLSCAN_FAULT_TRACE=1 lists the calls each walk fails in turn. */
 #define _POSIX_C_SOURCE 200809L
+#include "collective.h"
 #include "fault.h"
 #include "internal.h"
 #include "ref.h"
@@ -242,6 +243,23 @@ static int read_out(fixture *f, cl_mem m, int32_t *got)
 }
 
 static clscan_status run_inclusive(fixture *f) { return clscan_inclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD); }
+/* clscan_mpi's split scan as a rank alone sees it (no MPI here): it agrees with itself, its seed stays
+ * the identity, so the result is the plain inclusive scan. */
+static clscan_status agree_alone(void *arg, clscan_status local, int written)
+{
+    (void)arg, (void)written;
+    return local;
+}
+static clscan_status seed_alone(void *arg, const void *total, void *seed)
+{
+    (void)arg, (void)total, (void)seed;
+    return CLSCAN_SUCCESS;
+}
+static clscan_status run_split(fixture *f)
+{
+    const clscan__collective c = {NULL, "split scan", NULL, agree_alone, seed_alone};
+    return clscan__scan_collective(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD, 0, &c);
+}
 static clscan_status run_exclusive(fixture *f) { return clscan_exclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD); }
 static clscan_status run_host_scan(fixture *f)
 {
@@ -503,6 +521,8 @@ static const op op_single = {"inclusive scan, single-pass", CLSCAN_STRATEGY_SING
                              run_inclusive, check_inclusive};
 static const op op_portable = {"inclusive scan, portable", CLSCAN_STRATEGY_SINGLE_PASS, 0, 0, SHAPE_PORTABLE,
                                run_inclusive, check_inclusive};
+static const op op_split = {"inclusive scan, split for MPI", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_split,
+                            check_inclusive};
 static const op op_app_queue = {"scan, application queue", CLSCAN_STRATEGY_BLOCK_SUM, 1, 0, SHAPE_SMALL,
                                 run_exclusive, check_exclusive};
 static const op op_host_scan = {"exclusive host scan", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_POLICY, run_host_scan,
@@ -542,6 +562,7 @@ static void test_scan_cl(void **state)
     walk(&op_rts, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_single, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_portable, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_split, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_app_queue, FAULT_CL, NULL, CACHE_WARM);
     expect_both_sides("application queue");
     walk(&op_host_scan, FAULT_CL, NULL, CACHE_WARM);
@@ -552,6 +573,7 @@ static void test_scan_host(void **state)
     (void)state;
     walk(&op_block_sum, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_single, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_split, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_app_queue, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_host_scan, FAULT_HOST, NULL, CACHE_WARM);
 }
