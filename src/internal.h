@@ -309,9 +309,6 @@ clscan_status clscan__scan_split_finish(clscan_context *ctx, cl_mem in, cl_mem o
 void clscan__identity(clscan_type type, clscan_op op, void *out);
 clscan_status clscan__check_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
                                   const void *result);
-/* Enqueues reduce_all over n > 0 elements, which leaves the result in element 0 of *result_buf. */
-clscan_status clscan__reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
-                                     cl_mem *result_buf);
 /* Writes *result only on success; n == 0 gives the identity. */
 clscan_status clscan__reduce_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
                                  void *result);

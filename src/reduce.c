@@ -38,8 +38,9 @@ clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compu
     return s;
 }
 
-clscan_status clscan__reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
-                                     cl_mem *result_buf)
+/* Enqueues reduce_all, which leaves the result in element 0 of *result_buf. */
+static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                    cl_mem *result_buf)
 {
     clscan__program *p = NULL;
     clscan_status st = clscan__program_for(ctx, type, op, n, &p);
@@ -84,7 +85,7 @@ clscan_status clscan__reduce_run(clscan_context *ctx, cl_mem in, size_t n, clsca
     }
     cl_mem result_buf = NULL;
     char value[8];
-    clscan_status st = clscan__reduce_enqueue(ctx, in, n, type, op, &result_buf);
+    clscan_status st = reduce_enqueue(ctx, in, n, type, op, &result_buf);
     cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, result_buf, CL_TRUE, 0,
                                                             clscan_type_size(type), value, 0, NULL, NULL)
                                       : CL_SUCCESS;

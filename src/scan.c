@@ -108,11 +108,9 @@ static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program
 }
 
 /* A scan split around a step outside the device (clscan_mpi: the ranks' totals cross the network in
- * between): reduce-then-scan cut in two. The first half reduces the tiles, folds their totals into the
- * slice's total (reduce_all, one launch) and reads it back; only then does it enqueue the scan of the
- * tile totals (and flush), so that the device runs it while the ranks exchange totals rather than
- * before the read. The second half scans the tiles seeded with the seed and their prefixes. Together
- * they read n twice and write it once, as reduce-then-scan does. */
+ * between): reduce-then-scan cut in two. The first half leaves the tiles' exclusive prefixes in the
+ * totals scratch and returns the slice's total (n > 0), which the scan of one more tile total yields; the second half scans the tiles seeded with the
+ * seed and their prefixes. Together they read n twice and write it once, as reduce-then-scan does. */
 clscan_status clscan__scan_split_total(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
                                        void *total)
 {
@@ -121,21 +119,18 @@ clscan_status clscan__scan_split_total(clscan_context *ctx, cl_mem in, size_t n,
     if (st != CLSCAN_SUCCESS)
         return st;
     const size_t elem = clscan_type_size(type), tiles = clscan__tiles(n, (size_t)p->config.wg_size * p->config.items);
-    cl_mem totals = NULL, result = NULL;
-    st = clscan__scratch(ctx, CLSCAN__SCRATCH_TOTALS, tiles * elem, &totals);
+    cl_mem totals = NULL;
+    st = clscan__scratch(ctx, CLSCAN__SCRATCH_TOTALS, (tiles + 1) * elem, &totals);
+    /* Tile number `tiles` lies past n: its total is the identity, and its exclusive prefix the total. */
     if (st == CLSCAN_SUCCESS)
-        st = reduce_tiles(ctx, p, in, totals, n, tiles);
+        st = reduce_tiles(ctx, p, in, totals, n, tiles + 1);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__reduce_enqueue(ctx, totals, tiles, type, op, &result);
+        st = scan_totals(ctx, p, totals, tiles + 1);
     char value[8];
-    cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, result, CL_TRUE, 0, elem, value, 0, NULL, NULL)
-                                      : CL_SUCCESS;
+    cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, totals, CL_TRUE, tiles * elem, elem, value,
+                                                            0, NULL, NULL) : CL_SUCCESS;
     if (err != CL_SUCCESS)
         st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (split scan total)", err);
-    if (st == CLSCAN_SUCCESS)
-        st = scan_totals(ctx, p, totals, tiles);
-    if (st == CLSCAN_SUCCESS && (err = clFlush(ctx->queue)) != CL_SUCCESS)
-        st = clscan__fail_cl(ctx, "clFlush (split scan)", err);
     if (st == CLSCAN_SUCCESS)
         memcpy(total, value, elem);
     return st;

@@ -225,7 +225,6 @@ HOOK_RETAIN(clRetainCommandQueue, cl_command_queue)
 HOOK_RELEASE(clReleaseContext, cl_context)
 HOOK_RELEASE(clReleaseCommandQueue, cl_command_queue)
 HOOK_CALL(clFinish, resource_codes, (cl_command_queue queue), (queue))
-HOOK_CALL(clFlush, resource_codes, (cl_command_queue queue), (queue))
 
 /* ---- programs and kernels -------------------------------------------------------------------- */
 HOOK_CREATE(cl_program, clCreateProgramWithSource, resource_codes,
