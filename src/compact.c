@@ -91,8 +91,8 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
 }
 
 /* Validated, n > 0: enqueues the compaction and waits for its count. */
-static clscan_status compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
-                                 clscan_type type, size_t *kept)
+static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                    clscan_type type, size_t *kept)
 {
     clscan__config cfg = compact_config(ctx, type, n);
     clscan__program *p = NULL;
@@ -130,7 +130,7 @@ clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, 
                                   clscan_type type, size_t *count)
 {
     size_t kept = 0;
-    clscan_status st = n ? compact_run(ctx, in, flags, out, n, type, &kept) : CLSCAN_SUCCESS;
+    clscan_status st = n ? compact_device(ctx, in, flags, out, n, type, &kept) : CLSCAN_SUCCESS;
     if (st == CLSCAN_SUCCESS)   /* *count is written only on success */
         *count = kept;
     return st;

@@ -479,12 +479,6 @@ static clscan_status enqueue_kernel(clscan_context *ctx, cl_kernel k, size_t glo
     return order_barrier(ctx);
 }
 
-/* The kernel's arguments are not known here: while a call has outputs, it may write them. */
-clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what)
-{
-    return enqueue_kernel(ctx, k, global, local, what, ctx->outputs[0] != NULL);
-}
-
 static clscan_status launch(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
                             const clscan__arg *args, size_t count, size_t groups, int writes_output)
 {

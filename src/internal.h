@@ -217,15 +217,14 @@ clscan_status clscan__fail_cl(clscan_context *ctx, const char *call, cl_int err)
 /* Scratch buffer of at least bytes in slot (a block-sum level, or CLSCAN__SCRATCH_TOTALS), grown on
  * demand. Lock held. */
 clscan_status clscan__scratch(clscan_context *ctx, unsigned slot, size_t bytes, cl_mem *out);
-/* Enqueues a kernel; on an out-of-order application queue a barrier follows, so commands stay ordered. */
-clscan_status clscan__enqueue(clscan_context *ctx, cl_kernel k, size_t global, size_t local, const char *what);
 /* One kernel argument: a buffer (NULL allowed) or a scalar. */
 typedef struct clscan__arg { size_t size; const void *value; } clscan__arg;
 #define CLSCAN__MEM(m) ((clscan__arg){sizeof(cl_mem), (m) ? (const void *)&(m) : NULL})
 #define CLSCAN__VAL(v) ((clscan__arg){sizeof(v), &(v)})
 /* Work-groups launched per kernel; more tiles than this are walked by each group in turn. */
 #define CLSCAN__MAX_GROUPS 65536u
-/* Sets every argument of k (from program p), then launches min(groups, CLSCAN__MAX_GROUPS) groups. */
+/* Sets every argument of k (from program p), then launches min(groups, CLSCAN__MAX_GROUPS) groups; on an
+ * out-of-order application queue barriers go around it, so commands stay ordered. */
 clscan_status clscan__launch(clscan_context *ctx, const clscan__program *p, cl_kernel k, const char *name,
                              const clscan__arg *args, size_t count, size_t groups);
 /* clscan__launch of a kernel whose only write to a caller's buffer can be to `written` (it may read the
@@ -236,7 +235,7 @@ clscan_status clscan__launch_into(clscan_context *ctx, const clscan__program *p,
  * cleared (NULL, NULL) before it returns; lock held. Once a command that may write one of them is
  * enqueued, CLSCAN_OUT_OF_MEMORY ("nothing was written") is no longer true: the call's later failures
  * are CLSCAN_OPENCL_ERROR, their message saying so (clscan__fail). clscan__launch takes a kernel with
- * an output among its arguments as writing it; clscan__enqueue, which sees no arguments, any kernel. */
+ * an output among its arguments as writing it. */
 void clscan__outputs(clscan_context *ctx, cl_mem a, cl_mem b);
 /* The tuning in force for this type on this context (override, policy, device limits). */
 clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type);
@@ -257,7 +256,7 @@ void clscan__set_sat_band(clscan_context *ctx, int band);
 void clscan__set_force_fallback(clscan_context *ctx, int force);
 /* Internal, for tests: look-back fallbacks taken on this context so far (a blocking read). */
 clscan_status clscan__fallback_count(clscan_context *ctx, cl_uint *count);
-/* Enqueues a zero fill of bytes of buf (ordered like clscan__enqueue). */
+/* Enqueues a zero fill of bytes of buf (ordered like clscan__launch). */
 clscan_status clscan__fill_zero(clscan_context *ctx, cl_mem buf, size_t bytes);
 /* Internal, for tests: the cache counters of this context. */
 clscan__stats clscan__context_stats(const clscan_context *ctx);

@@ -88,6 +88,20 @@ static clscan_status scan_totals(clscan_context *ctx, const clscan__program *p, 
     return clscan__launch(ctx, p, p->scan_one_group, "scan_one_group", args, sizeof args / sizeof args[0], 1);
 }
 
+/* Reduce-then-scan's first half: the exclusive prefixes of `count` tiles of in (tiles past n count as
+ * the identity) into the totals scratch, *totals. Writes only scratch: block-sum allocates its levels
+ * before it enqueues, so a failure here leaves the output untouched. */
+static clscan_status tile_prefixes(clscan_context *ctx, const clscan__program *p, cl_mem in, size_t n, size_t count,
+                                   cl_mem *totals)
+{
+    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_TOTALS, count * clscan_type_size(p->config.type), totals);
+    if (st == CLSCAN_SUCCESS)
+        st = reduce_tiles(ctx, p, in, *totals, n, count);
+    if (st == CLSCAN_SUCCESS)
+        st = scan_totals(ctx, p, *totals, count);
+    return st;
+}
+
 /* Reads n twice and writes it once; one tile needs only the seeded scan. */
 static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                       size_t n, int exclusive)
@@ -96,12 +110,7 @@ static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program
     if (tiles == 1)
         return scan_tiles(ctx, p, in, out, NULL, NULL, n, 1, exclusive, NULL);
     cl_mem totals = NULL;
-    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_TOTALS, tiles * clscan_type_size(p->config.type), &totals);
-    if (st == CLSCAN_SUCCESS)
-        st = reduce_tiles(ctx, p, in, totals, n, tiles);
-    /* Block-sum allocates its levels before it enqueues; a failure there leaves out untouched. */
-    if (st == CLSCAN_SUCCESS)
-        st = scan_totals(ctx, p, totals, tiles);
+    clscan_status st = tile_prefixes(ctx, p, in, n, tiles, &totals);
     if (st == CLSCAN_SUCCESS)
         st = scan_tiles(ctx, p, in, out, NULL, totals, n, tiles, exclusive, NULL);
     return st;
@@ -109,8 +118,9 @@ static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program
 
 /* A scan split around a step outside the device (clscan_mpi: the ranks' totals cross the network in
  * between): reduce-then-scan cut in two. The first half leaves the tiles' exclusive prefixes in the
- * totals scratch and returns the slice's total (n > 0), which the scan of one more tile total yields; the second half scans the tiles seeded with the
- * seed and their prefixes. Together they read n twice and write it once, as reduce-then-scan does. */
+ * totals scratch and returns the slice's total (n > 0), the prefix of one more tile past n; the second
+ * half scans the tiles seeded with the seed and their prefixes. Together they read n twice and write
+ * it once, as reduce-then-scan does. */
 clscan_status clscan__scan_split_total(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
                                        void *total)
 {
@@ -120,12 +130,8 @@ clscan_status clscan__scan_split_total(clscan_context *ctx, cl_mem in, size_t n,
         return st;
     const size_t elem = clscan_type_size(type), tiles = clscan__tiles(n, (size_t)p->config.wg_size * p->config.items);
     cl_mem totals = NULL;
-    st = clscan__scratch(ctx, CLSCAN__SCRATCH_TOTALS, (tiles + 1) * elem, &totals);
     /* Tile number `tiles` lies past n: its total is the identity, and its exclusive prefix the total. */
-    if (st == CLSCAN_SUCCESS)
-        st = reduce_tiles(ctx, p, in, totals, n, tiles + 1);
-    if (st == CLSCAN_SUCCESS)
-        st = scan_totals(ctx, p, totals, tiles + 1);
+    st = tile_prefixes(ctx, p, in, n, tiles + 1, &totals);
     char value[8];
     cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, totals, CL_TRUE, tiles * elem, elem, value,
                                                             0, NULL, NULL) : CL_SUCCESS;

@@ -66,34 +66,28 @@ static int run_mpi_step(const mpi_bench *b)
     return 1;
 }
 
-/* Median of runs, each the slowest rank's time from a common barrier; -1 when a call failed anywhere. */
-static double median(timed_fn fn, const mpi_bench *b, int runs, double *t)
+/* Median of runs after two warm-ups; -1 when a call failed. across: each run starts from a barrier and
+ * counts as the slowest rank's time (all ranks agree on failure); else this rank alone, ranks timing
+ * side by side (one-device figures). */
+static double median(timed_fn fn, const mpi_bench *b, int runs, double *t, int across)
 {
     for (int r = -2; r < runs; r++) {
-        MPI_Barrier(MPI_COMM_WORLD);
+        if (across)
+            MPI_Barrier(MPI_COMM_WORLD);
         double t0 = seconds();
-        int ok = fn(b), all_ok = 0;
-        double mine = seconds() - t0, slowest = 0;
-        MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        if (!all_ok)
+        int ok = fn(b);
+        double took = seconds() - t0;
+        if (across) {
+            int all_ok = 0;
+            double slowest = 0;
+            MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            MPI_Allreduce(&took, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            ok = all_ok, took = slowest;
+        }
+        if (!ok)
             return -1;
         if (r >= 0)
-            t[r] = slowest;
-    }
-    qsort(t, (size_t)runs, sizeof *t, by_value);
-    return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
-}
-
-/* Median of runs of this rank alone (one-device figures), ranks timing side by side. */
-static double median_alone(timed_fn fn, const mpi_bench *b, int runs, double *t)
-{
-    for (int r = -2; r < runs; r++) {
-        double t0 = seconds();
-        if (!fn(b))
-            return -1;
-        if (r >= 0)
-            t[r] = seconds() - t0;
+            t[r] = took;
     }
     qsort(t, (size_t)runs, sizeof *t, by_value);
     return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
@@ -153,13 +147,13 @@ int clscan__bench_mpi(int argc, char **argv, int max_log, int runs, const char *
         MPI_Finalize();
         return 3;
     }
-    f[0] = median_alone(run_copy, &b, runs, t);
-    f[1] = median_alone(run_local, &b, runs, t);
+    f[0] = median(run_copy, &b, runs, t, 0);
+    f[1] = median(run_local, &b, runs, t, 0);
     clscan_set_algorithm(b.ctx, CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_AUTO);
-    f[2] = median_alone(run_local, &b, runs, t);
+    f[2] = median(run_local, &b, runs, t, 0);
     clscan_set_algorithm(b.ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
-    f[3] = median(run_global, &b, runs, t);
-    f[4] = median(run_mpi_step, &b, runs, t);
+    f[3] = median(run_global, &b, runs, t, 1);
+    f[4] = median(run_mpi_step, &b, runs, t, 1);
     f[5] = verify_global(&b, x, got, rank);
     char name[128] = "";
     clGetDeviceInfo(clscan_context_device(b.ctx), CL_DEVICE_NAME, sizeof name - 1, name, NULL);
