@@ -1,8 +1,10 @@
 /* Summed-area tables of row-major width x height images (in the scan program: ADD).
- * GPUs (SAT_BAND > 0): sat_single_pass reads and writes the image once. Work-groups take bands of
- * SAT_BAND rows in the order of an atomic counter and walk each band left to right in chunks of
- * WG_SIZE columns; a column's sum over the rows above the band comes from a decoupled look-back over
- * the bands above, column by column, with the status words of the single-pass scan.
+ * GPUs (SAT_BAND > 0): bands of SAT_BAND rows, each walked left to right in chunks of WG_SIZE columns
+ * by one work-group (sat_band). A column's sum over the rows above the band comes either from a
+ * decoupled look-back over the bands above, column by column, with the status words of the
+ * single-pass scan (sat_single_pass: the image read and written once, work-groups taking bands in
+ * the order of an atomic counter), or from a scan of every band's column sums made beforehand
+ * (sat_band_sums, sat_scan_sums, then sat_seeded_bands: the image read twice, no band waiting).
  * CPUs (sat_band_tables): one launch, a work-item a band of whole rows (about one band a core). It
  * adds up its band's columns, looks back down each column with the same status words, then writes
  * its band's table: the image is read twice and written once, all in long sequential runs. */
@@ -293,11 +295,98 @@ CLSCAN_T sat_look_back(__global const CLSCAN_T *in, __global sp_word *status, ul
     return acc;
 }
 
-/* One launch. A chunk is SAT_ROWS x WG_SIZE elements: work-item i loads column i of it (coalesced
- * rows) and sums down it, publishing the column's band total before its look-back; then each row is
- * scanned by SAT_SEGS work-items (a run of SAT_SEG_LEN columns each, then a segmented scan of the
- * runs' totals), carrying every row's sum from chunk to chunk; then column i goes out.
- * counters as in scan_single_pass. */
+/* Column x's sum over the bands above band b, from row b-1 of above_sums (sat_scan_sums); the
+ * identity for the first band, past the edge, and where the sums come from a look-back instead. */
+CLSCAN_T sat_above(__global const CLSCAN_T *above_sums, ulong b, ulong x, ulong width)
+{
+    return above_sums && b > 0 && x < width ? above_sums[(b - 1) * width + x] : CLSCAN_IDENTITY;
+}
+
+/* Band b of the table, left to right in chunks of SAT_ROWS x WG_SIZE: work-item i loads column i of
+ * a chunk (coalesced rows) and sums down it; the column's sum over the rows above the band comes from
+ * above_sums (row b-1 of it) when that is not NULL, else from a look-back (the column's band total is
+ * published first); then each row is scanned by SAT_SEGS work-items (a run of SAT_SEG_LEN columns
+ * each, then a segmented scan of the runs' totals), carrying every row's sum from chunk to chunk; then
+ * column i goes out. tile, runs and carry are the kernel's local arrays. */
+void sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *above_sums,
+              __global sp_word *status, __global uint *counters, ulong b, ulong width, ulong height,
+              ulong num_bands, uint epoch, uint in_place, __local CLSCAN_T *tile, __local CLSCAN_T *runs,
+              __local CLSCAN_T *carry)
+{
+    const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
+    /* A run of SAT_SEG_LEN (= SAT_ROWS <= 32) columns starts at a multiple of its length, so it never
+     * straddles a padding slot: its padded elements are contiguous. */
+    __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
+    const ulong y0 = b * SAT_ROWS;
+    const uint rows = height - y0 < SAT_ROWS ? (uint)(height - y0) : SAT_ROWS;
+    barrier(CLK_LOCAL_MEM_FENCE);   /* the last band's carry[] is written */
+    if (lid < SAT_ROWS)
+        carry[lid] = CLSCAN_IDENTITY;
+    CLSCAN_T col[SAT_ROWS], seed = sat_above(above_sums, b, lid, width);
+#if SAT_PREFETCH
+    CLSCAN_T ahead[SAT_ROWS], seed_ahead;
+#endif
+    sat_load_column(in, col, y0, rows, lid, width);
+    for (ulong x0 = 0; x0 < width; x0 += WG_SIZE) {
+        const ulong x = x0 + lid;
+        const int live = x < width;
+        CLSCAN_T sum = CLSCAN_IDENTITY;
+        for (uint r = 0; r < SAT_ROWS; r++)
+            col[r] = sum = CLSCAN_OP(sum, col[r]);
+#if SAT_PREFETCH
+        /* The next chunk's loads go out now and land while this chunk looks back and scans. */
+        sat_load_column(in, ahead, y0, rows, x + WG_SIZE, width);
+        seed_ahead = sat_above(above_sums, b, x + WG_SIZE, width);
+#endif
+        CLSCAN_T above = seed;
+        if (live && b > 0 && !above_sums) {
+            sp_publish(status, b * width + x, SP_FLAG_A, epoch, sum);
+            above = sat_look_back(in, status, b, x, width, epoch, in_place, &counters[2]);
+        }
+        if (live && b + 1 < num_bands && !above_sums)
+            sp_publish(status, b * width + x, SP_FLAG_P, epoch, CLSCAN_OP(above, sum));
+        for (uint r = 0; r < SAT_ROWS; r++)
+            tile[PAD(r * WG_SIZE + lid)] = CLSCAN_OP(above, col[r]);
+        barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk in local memory */
+        /* The row phase: a run's total; then each work-item adds up the totals of the runs left of its
+         * own in its row (the same reads for all of a row's work-items, a select rather than a loop of
+         * seg rounds so that no lane waits on another) and the row's carry, and scans its run. */
+        /* The run stays in registers across the barrier (col[] is free by now): one read of it. */
+        CLSCAN_T total = CLSCAN_IDENTITY;
+        for (uint i = 0; i < SAT_SEG_LEN; i++) {
+            col[i] = mine[i];
+            total = CLSCAN_OP(total, col[i]);
+        }
+        runs[lid] = total;
+        barrier(CLK_LOCAL_MEM_FENCE);   /* every run's total */
+        CLSCAN_T acc = carry[row];
+        for (uint q = 0; q + 1 < SAT_SEGS; q++) {
+            const CLSCAN_T left = runs[lid - seg + q];
+            acc = q < seg ? CLSCAN_OP(acc, left) : acc;
+        }
+        for (uint i = 0; i < SAT_SEG_LEN; i++)
+            mine[i] = acc = CLSCAN_OP(acc, col[i]);
+        barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk scanned; carry[] and runs[] read */
+        if (seg == SAT_SEGS - 1)
+            carry[row] = acc;
+        /* Work-item i reads only column i, the column it stores next: the next chunk needs no barrier
+         * first, and every other access to the tile lies between that chunk's barriers. */
+        for (uint r = 0; r < rows; r++)
+            if (live)
+                out[(y0 + r) * width + x] = tile[PAD(r * WG_SIZE + lid)];
+#if SAT_PREFETCH
+        for (uint r = 0; r < SAT_ROWS; r++)
+            col[r] = ahead[r];
+        seed = seed_ahead;
+#else
+        sat_load_column(in, col, y0, rows, x + WG_SIZE, width);
+        seed = sat_above(above_sums, b, x + WG_SIZE, width);
+#endif
+    }
+}
+
+/* One launch: work-groups take bands in the order of an atomic counter and look back down each
+ * column over the bands above. counters as in scan_single_pass. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global sp_word *status,
                      __global uint *counters, ulong width, ulong height, ulong num_bands, uint epoch,
@@ -307,71 +396,71 @@ void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
     __local CLSCAN_T runs[WG_SIZE];       /* each run's total, then their segmented inclusive scan */
     __local CLSCAN_T carry[SAT_ROWS];     /* each row's sum left of the chunk */
     __local uint next;
-    const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
-    /* A run of SAT_SEG_LEN (= SAT_ROWS <= 32) columns starts at a multiple of its length, so it never
-     * straddles a padding slot: its padded elements are contiguous. */
-    __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
     sp_launch_start(counters, epoch);
     for (;;) {
-        const ulong b = sp_take_tile(counters, epoch, &next), y0 = b * SAT_ROWS;
+        const ulong b = sp_take_tile(counters, epoch, &next);
         if (b >= num_bands)
             break;
-        const uint rows = height - y0 < SAT_ROWS ? (uint)(height - y0) : SAT_ROWS;
-        if (lid < SAT_ROWS)
-            carry[lid] = CLSCAN_IDENTITY;
-        CLSCAN_T col[SAT_ROWS];
-#if SAT_PREFETCH
-        CLSCAN_T ahead[SAT_ROWS];
-#endif
-        sat_load_column(in, col, y0, rows, lid, width);
-        for (ulong x0 = 0; x0 < width; x0 += WG_SIZE) {
-            const ulong x = x0 + lid;
-            const int live = x < width;
-            CLSCAN_T sum = CLSCAN_IDENTITY;
-            for (uint r = 0; r < SAT_ROWS; r++)
-                col[r] = sum = CLSCAN_OP(sum, col[r]);
-#if SAT_PREFETCH
-            /* The next chunk's loads go out now and land while this chunk looks back and scans. */
-            sat_load_column(in, ahead, y0, rows, x + WG_SIZE, width);
-#endif
-            CLSCAN_T above = CLSCAN_IDENTITY;
-            if (live && b > 0) {
-                sp_publish(status, b * width + x, SP_FLAG_A, epoch, sum);
-                above = sat_look_back(in, status, b, x, width, epoch, in_place, &counters[2]);
-            }
-            if (live && b + 1 < num_bands)
-                sp_publish(status, b * width + x, SP_FLAG_P, epoch, CLSCAN_OP(above, sum));
-            for (uint r = 0; r < SAT_ROWS; r++)
-                tile[PAD(r * WG_SIZE + lid)] = CLSCAN_OP(above, col[r]);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            /* The row phase: a run's total, a segmented scan of the totals along the row, the run. */
-            CLSCAN_T total = CLSCAN_IDENTITY;
-            for (uint i = 0; i < SAT_SEG_LEN; i++)
-                total = CLSCAN_OP(total, mine[i]);
-            runs[lid] = total;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            for (uint d = 1; d < SAT_SEGS; d <<= 1) {
-                CLSCAN_T left = seg >= d ? runs[lid - d] : CLSCAN_IDENTITY;
-                barrier(CLK_LOCAL_MEM_FENCE);
-                runs[lid] = CLSCAN_OP(left, runs[lid]);
-                barrier(CLK_LOCAL_MEM_FENCE);
-            }
-            CLSCAN_T acc = CLSCAN_OP(carry[row], seg ? runs[lid - 1] : CLSCAN_IDENTITY);
-            for (uint i = 0; i < SAT_SEG_LEN; i++)
-                mine[i] = acc = CLSCAN_OP(acc, mine[i]);
-            barrier(CLK_LOCAL_MEM_FENCE);   /* carry[] read, the chunk scanned */
-            if (seg == SAT_SEGS - 1)
-                carry[row] = acc;
-            for (uint r = 0; r < rows; r++)
-                if (live)
-                    out[(y0 + r) * width + x] = tile[PAD(r * WG_SIZE + lid)];
-            barrier(CLK_LOCAL_MEM_FENCE);   /* the tile is free for the next chunk */
-#if SAT_PREFETCH
-            for (uint r = 0; r < SAT_ROWS; r++)
-                col[r] = ahead[r];
-#else
-            sat_load_column(in, col, y0, rows, x + WG_SIZE, width);
-#endif
-        }
+        sat_band(in, out, NULL, status, counters, b, width, height, num_bands, epoch, in_place, tile, runs, carry);
     }
+}
+
+/* ---- GPUs: reduce-then-scan, three launches ------------------------------------------------------ */
+/* sums[b * width + x] = column x summed over band b, for every band but the last (all of them whole):
+ * a task a chunk of a band. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, ulong width, ulong num_bands)
+{
+    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, tasks = (num_bands - 1) * chunks;
+    for (ulong t = get_group_id(0); t < tasks; t += get_num_groups(0)) {
+        /* No `%` beside the `/`: LLVM then pairs them with a `freeze`, which Oclgrind cannot run. */
+        const ulong b = t / chunks, x = (t - b * chunks) * WG_SIZE + get_local_id(0);
+        CLSCAN_T col[SAT_ROWS], sum = CLSCAN_IDENTITY;
+        sat_load_column(in, col, b * SAT_ROWS, SAT_ROWS, x, width);
+        for (uint r = 0; r < SAT_ROWS; r++)
+            sum = CLSCAN_OP(sum, col[r]);
+        if (x < width)
+            sums[b * width + x] = sum;
+    }
+}
+
+/* The inclusive scan down each column of the rows x width array sums, in place: a group takes `cols`
+ * columns (a power of two dividing WG_SIZE; runs of a row, coalesced) cut into WG_SIZE / cols parts
+ * of rows; it adds up each part, scans the parts' totals in local memory, then rewrites each part
+ * from its prefix. The host picks narrower groups for more rows, so that no work-item walks far. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_scan_sums(__global CLSCAN_T *sums, ulong width, ulong rows, uint cols)
+{
+    __local CLSCAN_T part_total[WG_SIZE];
+    const uint lid = get_local_id(0), part = lid / cols, c = lid - part * cols, parts = WG_SIZE / cols;
+    const ulong len = (rows + parts - 1) / parts, r0 = min(rows, part * len), r1 = min(rows, r0 + len);
+    for (ulong x0 = get_group_id(0) * cols; x0 < width; x0 += get_num_groups(0) * cols) {
+        const ulong x = x0 + c;
+        CLSCAN_T acc = CLSCAN_IDENTITY;
+        if (x < width)
+            for (ulong r = r0; r < r1; r++)
+                acc = CLSCAN_OP(acc, sums[r * width + x]);
+        part_total[lid] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        acc = CLSCAN_IDENTITY;
+        for (uint q = 0; q < part; q++)
+            acc = CLSCAN_OP(acc, part_total[q * cols + c]);
+        if (x < width)
+            for (ulong r = r0; r < r1; r++)
+                sums[r * width + x] = acc = CLSCAN_OP(acc, sums[r * width + x]);
+        barrier(CLK_LOCAL_MEM_FENCE);   /* part_total is read before the next columns overwrite it */
+    }
+}
+
+/* The table, band by band, each column seeded with its sum over the bands above (sat_scan_sums):
+ * no band waits on another. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_seeded_bands(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *above_sums,
+                      ulong width, ulong height, ulong num_bands)
+{
+    __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
+    __local CLSCAN_T runs[WG_SIZE];
+    __local CLSCAN_T carry[SAT_ROWS];
+    for (ulong b = get_group_id(0); b < num_bands; b += get_num_groups(0))
+        sat_band(in, out, above_sums, NULL, NULL, b, width, height, num_bands, 0, 0, tile, runs, carry);
 }

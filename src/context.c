@@ -304,6 +304,13 @@ void clscan__set_sat_band(clscan_context *ctx, int band)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+void clscan__set_sat_path(clscan_context *ctx, int path)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->sat_path = path;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 void clscan__set_force_fallback(clscan_context *ctx, int force)
 {
     pthread_mutex_lock(&ctx->lock);

@@ -150,7 +150,7 @@ typedef struct clscan__program {
     clscan__config config;
     cl_program program;
     cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_all, scan_one_group;   /* scan programs */
-    cl_kernel sat_band_tables, sat_single_pass;                                      /* (also) */
+    cl_kernel sat_band_tables, sat_single_pass, sat_band_sums, sat_scan_sums, sat_seeded_bands;   /* (also) */
     cl_kernel count_tiles, compact_tiles, compact_single_pass;                       /* compaction */
     cl_kernel sort_hist, sort_scatter, sort_home, split_flags, split_scatter;        /* sorts */
     struct clscan__program *next;
@@ -194,6 +194,7 @@ struct clscan_context {
     int items_mode;                 /* tests: 0 the policy's, 1 items in registers, 2 streamed */
     unsigned sort_radix_bits;       /* tests: 0 the policy's, 1 the split reference path, else bits */
     int sat_band;                   /* tests: 0 the policy's, -1 the CPU shape (-k: bands of k rows), else rows per band */
+    int sat_path;                   /* tests: GPU tables by CLSCAN__SAT_POLICY, _SINGLE_PASS or _THREE_PASS */
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
     char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
     cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
@@ -252,6 +253,9 @@ void clscan__set_items_mode(clscan_context *ctx, int mode);
 void clscan__set_sort_radix(clscan_context *ctx, unsigned bits);
 /* Internal, for tests: rows per band of later summed-area tables (0 the policy's; -1 the CPU shape). */
 void clscan__set_sat_band(clscan_context *ctx, int band);
+/* Internal, for tests: which GPU summed-area strategy later tables take. */
+enum { CLSCAN__SAT_POLICY, CLSCAN__SAT_SINGLE_PASS, CLSCAN__SAT_THREE_PASS };
+void clscan__set_sat_path(clscan_context *ctx, int path);
 /* Internal, for tests: make every look-back that meets an unfinished tile take the fallback. */
 void clscan__set_force_fallback(clscan_context *ctx, int force);
 /* Internal, for tests: look-back fallbacks taken on this context so far (a blocking read). */

@@ -352,6 +352,9 @@ static void program_free(clscan__program *p)
     if (p->single_pass) clReleaseKernel(p->single_pass);
     if (p->sat_band_tables) clReleaseKernel(p->sat_band_tables);
     if (p->sat_single_pass) clReleaseKernel(p->sat_single_pass);
+    if (p->sat_band_sums) clReleaseKernel(p->sat_band_sums);
+    if (p->sat_scan_sums) clReleaseKernel(p->sat_scan_sums);
+    if (p->sat_seeded_bands) clReleaseKernel(p->sat_seeded_bands);
     if (p->count_tiles) clReleaseKernel(p->count_tiles);
     if (p->compact_tiles) clReleaseKernel(p->compact_tiles);
     if (p->compact_single_pass) clReleaseKernel(p->compact_single_pass);
@@ -400,6 +403,12 @@ static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
         st = create_kernel(ctx, p->program, "sat_band_tables", wg, &p->sat_band_tables);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "sat_single_pass", wg, &p->sat_single_pass);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sat_band_sums", wg, &p->sat_band_sums);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sat_scan_sums", wg, &p->sat_scan_sums);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sat_seeded_bands", wg, &p->sat_seeded_bands);
     return st;
 }
 

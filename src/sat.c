@@ -1,7 +1,8 @@
-/* clscan_summed_area_table. GPUs: sat_single_pass, one launch that reads and writes the image once
- * (bands of rows, a look-back down each column). CPUs: sat_band_tables, one launch, a work-item a band
- * of rows (its column sums, a look-back down each column, its table). A single row or column is a plain
- * scan and goes through the scan dispatch, which spreads one long line over the whole device. */
+/* clscan_summed_area_table. GPUs, bands of rows: sat_single_pass, one launch that reads and writes the
+ * image once (a look-back down each column), or three launches that read it twice with no band waiting
+ * on another (sat_three_passes picks). CPUs: sat_band_tables, one launch, a work-item a band of rows
+ * (its column sums, a look-back down each column, its table). A single row or column is a plain scan
+ * and goes through the scan dispatch, which spreads one long line over the whole device. */
 #include "internal.h"
 
 /* A status slot per column of every band; the band counter hands out 31-bit numbers. */
@@ -83,6 +84,63 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
     return st;
 }
 
+/* Columns a group of sat_scan_sums takes: 32 (a coalesced run of a row) while each part of a column
+ * is at most SAT_SCAN_PART rows, fewer for taller arrays (down to 8: a 32-byte sector a row for 4-byte
+ * elements), so that work-items walk few rows one after another. */
+#define SAT_SCAN_PART 32
+static cl_uint sat_scan_cols(unsigned wg, size_t rows)
+{
+    cl_uint cols = wg < 32 ? wg : 32;
+    while (cols > 8 && (size_t)(wg / cols) * SAT_SCAN_PART < rows)
+        cols /= 2;
+    return cols;
+}
+
+/* Reduce-then-scan over bands: each band's column sums (the image read once), their scan down the
+ * columns, then every band's table seeded with the sums above it (read and written once more). Three
+ * launches and no band waits on another: 1.5 copies' traffic against single-pass's one, but no chain
+ * of look-backs through every band, and no status words. */
+static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
+                                    size_t width, size_t height, size_t elem)
+{
+    const size_t band = p->config.sat_band, bands = clscan__tiles(height, band);
+    const size_t chunks = clscan__tiles(width, p->config.wg_size);
+    cl_mem sums = NULL;
+    clscan_status st = bands > 1 ? clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, (bands - 1) * width * elem, &sums)
+                                 : CLSCAN_SUCCESS;
+    cl_ulong w = width, h = height, bands64 = bands, rows = bands - 1;
+    if (st == CLSCAN_SUCCESS && bands > 1) {
+        const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(sums), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
+        st = clscan__launch_into(ctx, p, p->sat_band_sums, "sat_band_sums", args, sizeof args / sizeof args[0],
+                                 (bands - 1) * chunks, sums);
+    }
+    if (st == CLSCAN_SUCCESS && bands > 2) {
+        cl_uint cols = sat_scan_cols(p->config.wg_size, bands - 1);
+        const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(w), CLSCAN__VAL(rows), CLSCAN__VAL(cols)};
+        st = clscan__launch_into(ctx, p, p->sat_scan_sums, "sat_scan_sums", args, sizeof args / sizeof args[0],
+                                 clscan__tiles(width, cols), sums);
+    }
+    if (st == CLSCAN_SUCCESS) {
+        const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(sums), CLSCAN__VAL(w),
+                                    CLSCAN__VAL(h), CLSCAN__VAL(bands64)};
+        st = clscan__launch(ctx, p, p->sat_seeded_bands, "sat_seeded_bands", args, sizeof args / sizeof args[0],
+                            bands);
+    }
+    return st;
+}
+
+/* GPUs: three passes while the bands fit in about one wave of work-groups (SAT_WAVE a compute
+ * unit: sat_single_pass holds two an SM on an H100). There single-pass's chain of look-backs, a band
+ * after the band above it, is the critical path; with several waves it runs beside the work of the
+ * bands already going, and single-pass's lighter traffic wins (docs/benchmarks.md). */
+#define SAT_WAVE 2
+static int sat_three_passes(const clscan_context *ctx, size_t bands)
+{
+    if (ctx->sat_path != CLSCAN__SAT_POLICY)
+        return ctx->sat_path == CLSCAN__SAT_THREE_PASS;
+    return bands <= SAT_WAVE * (size_t)ctx->info.compute_units;
+}
+
 static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height,
                                  clscan_type type)
 {
@@ -95,8 +153,11 @@ static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, siz
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
-    return cfg.sat_band ? sat_one_pass(ctx, p, in, out, width, height)
-                        : sat_cpu_bands(ctx, p, in, out, width, height, clscan_type_size(type));
+    if (!cfg.sat_band)
+        return sat_cpu_bands(ctx, p, in, out, width, height, clscan_type_size(type));
+    return sat_three_passes(ctx, clscan__tiles(height, cfg.sat_band))
+               ? sat_three_pass(ctx, p, in, out, width, height, clscan_type_size(type))
+               : sat_one_pass(ctx, p, in, out, width, height);
 }
 
 clscan_status clscan_summed_area_table(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height,

@@ -263,12 +263,14 @@ static void sat_case(size_t w, size_t h, int in_place, const char *what)
     free(in), free(got), free(want);
 }
 
-/* The device's shape (single-pass bands on a GPU), the other shape, in place, and forced fallbacks. */
+/* The device's shape (bands of rows on a GPU: single-pass, then three passes), the other shape, in
+ * place, and forced fallbacks. */
 static void group_sat(void)
 {
     const size_t shapes[][2] = {{1, 1}, {WG + 1, 3}, {37, 3 * 16 + 5}};
     for (int band = 0; band >= -1; band--) {
         clscan__set_sat_band(ctx, band ? -3 : 0);
+        clscan__set_sat_path(ctx, CLSCAN__SAT_SINGLE_PASS);
         for (size_t i = 0; i < 3; i++) {
             sat_case(shapes[i][0], shapes[i][1], 0, band ? "sat other shape" : "sat");
             sat_case(shapes[i][0], shapes[i][1], 1, band ? "sat other shape in place" : "sat in place");
@@ -277,7 +279,13 @@ static void group_sat(void)
         sat_case(37, 3 * 16 + 5, 0, "sat forced fallback");
         sat_case(37, 3 * 16 + 5, 1, "sat forced fallback in place");
         clscan__set_force_fallback(ctx, 0);
+        clscan__set_sat_path(ctx, CLSCAN__SAT_THREE_PASS);
+        for (size_t i = 0; !band && i < 3; i++) {
+            sat_case(shapes[i][0], shapes[i][1], 0, "sat three passes");
+            sat_case(shapes[i][0], shapes[i][1], 1, "sat three passes in place");
+        }
     }
+    clscan__set_sat_path(ctx, CLSCAN__SAT_POLICY);
     clscan__set_sat_band(ctx, 0);
 }
 

@@ -181,18 +181,32 @@ static void forced_fallback(int band)
     cl_uint before = 0, after = 0;
     assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
     clscan__set_sat_band(ctx, band);
+    clscan__set_sat_path(ctx, CLSCAN__SAT_SINGLE_PASS);   /* three passes never look back */
     clscan__set_force_fallback(ctx, 1);
     sat_shapes(CLSCAN_UINT32);
     sat_shapes(CLSCAN_FLOAT);
     clscan__set_force_fallback(ctx, 0);
+    clscan__set_sat_path(ctx, CLSCAN__SAT_POLICY);
     clscan__set_sat_band(ctx, 0);
     assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
     print_message("[ fallback ] sat band %d: %u fallbacks\n", band, after - before);
     assert_true(after > before);
 }
 
-/* The path the policy does not pick: the single-pass bands on CPUs (every band height, on a GPU-sized
- * work-group too), the CPU shape on GPUs; then both look-backs with the fallback forced. */
+/* Both GPU strategies (single-pass and three passes), whichever the policy picks for a shape. */
+static void gpu_paths(clscan_type a, clscan_type b)
+{
+    for (int path = CLSCAN__SAT_SINGLE_PASS; path <= CLSCAN__SAT_THREE_PASS; path++) {
+        clscan__set_sat_path(ctx, path);
+        sat_shapes(a);
+        sat_shapes(b);
+    }
+    clscan__set_sat_path(ctx, CLSCAN__SAT_POLICY);
+}
+
+/* The paths the policy does not pick: the GPU bands on CPUs (every band height, on a GPU-sized
+ * work-group too), both GPU strategies on GPUs, the CPU shape on GPUs; then both look-backs with the
+ * fallback forced. */
 static void test_sat_other_path(void **state)
 {
     (void)state;
@@ -202,13 +216,13 @@ static void test_sat_other_path(void **state)
         clscan__set_tuning(ctx, 64, 8);
         for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++) {
             clscan__set_sat_band(ctx, bands[b]);
-            sat_shapes(CLSCAN_INT32);
-            sat_shapes(CLSCAN_DOUBLE);
+            gpu_paths(CLSCAN_INT32, CLSCAN_DOUBLE);
         }
         clscan__set_tuning(ctx, 0, 0);
         clscan__set_sat_band(ctx, 8);   /* the CPU's own work-group size */
-        sat_shapes(CLSCAN_FLOAT);
+        gpu_paths(CLSCAN_FLOAT, CLSCAN_UINT64);
     } else {
+        gpu_paths(CLSCAN_INT32, CLSCAN_FLOAT);
         clscan__set_sat_band(ctx, -1);
         sat_shapes(CLSCAN_INT32);
         sat_shapes(CLSCAN_FLOAT);
