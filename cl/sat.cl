@@ -306,8 +306,8 @@ CLSCAN_T sat_above(__global const CLSCAN_T *above_sums, ulong b, ulong x, ulong 
  * a chunk (coalesced rows) and sums down it; the column's sum over the rows above the band comes from
  * above_sums (row b-1 of it) when that is not NULL, else from a look-back (the column's band total is
  * published first); then each row is scanned by SAT_SEGS work-items (a run of SAT_SEG_LEN columns
- * each, then a segmented scan of the runs' totals), carrying every row's sum from chunk to chunk; then
- * column i goes out. tile, runs and carry are the kernel's local arrays. */
+ * each, seeded with the totals of the runs left of it), carrying every row's sum from chunk to chunk;
+ * then column i goes out. tile, runs and carry are the kernel's local arrays. */
 void sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *above_sums,
               __global sp_word *status, __global uint *counters, ulong b, ulong width, ulong height,
               ulong num_bands, uint epoch, uint in_place, __local CLSCAN_T *tile, __local CLSCAN_T *runs,
@@ -348,10 +348,10 @@ void sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global cons
         for (uint r = 0; r < SAT_ROWS; r++)
             tile[PAD(r * WG_SIZE + lid)] = CLSCAN_OP(above, col[r]);
         barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk in local memory */
-        /* The row phase: a run's total; then each work-item adds up the totals of the runs left of its
-         * own in its row (the same reads for all of a row's work-items, a select rather than a loop of
-         * seg rounds so that no lane waits on another) and the row's carry, and scans its run. */
-        /* The run stays in registers across the barrier (col[] is free by now): one read of it. */
+        /* The row phase: a run's total (the run stays in registers across the barrier, in col[], free
+         * by now); then each work-item adds up the totals of the runs left of its own in its row (the
+         * same reads for all of a row's work-items, a select rather than a loop of seg rounds so that
+         * no lane waits on another) and the row's carry, and scans its run. */
         CLSCAN_T total = CLSCAN_IDENTITY;
         for (uint i = 0; i < SAT_SEG_LEN; i++) {
             col[i] = mine[i];
@@ -393,7 +393,7 @@ void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
                      uint in_place)
 {
     __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
-    __local CLSCAN_T runs[WG_SIZE];       /* each run's total, then their segmented inclusive scan */
+    __local CLSCAN_T runs[WG_SIZE];       /* each run's total */
     __local CLSCAN_T carry[SAT_ROWS];     /* each row's sum left of the chunk */
     __local uint next;
     sp_launch_start(counters, epoch);

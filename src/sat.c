@@ -1,8 +1,8 @@
 /* clscan_summed_area_table. GPUs, bands of rows: sat_single_pass, one launch that reads and writes the
- * image once (a look-back down each column), or three launches that read it twice with no band waiting
- * on another (sat_three_passes picks). CPUs: sat_band_tables, one launch, a work-item a band of rows
- * (its column sums, a look-back down each column, its table). A single row or column is a plain scan
- * and goes through the scan dispatch, which spreads one long line over the whole device. */
+ * image once (a look-back down each column), or three launches that read it twice with no band
+ * waiting on another (sat_takes_three_passes picks). CPUs: sat_band_tables, one launch, a work-item a
+ * band of rows (its column sums, a look-back down each column, its table). A single row or column is a
+ * plain scan and goes through the scan dispatch, which spreads one long line over the whole device. */
 #include "internal.h"
 
 /* A status slot per column of every band; the band counter hands out 31-bit numbers. */
@@ -134,7 +134,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
  * after the band above it, is the critical path; with several waves it runs beside the work of the
  * bands already going, and single-pass's lighter traffic wins (docs/benchmarks.md). */
 #define SAT_WAVE 2
-static int sat_three_passes(const clscan_context *ctx, size_t bands)
+static int sat_takes_three_passes(const clscan_context *ctx, size_t bands)
 {
     if (ctx->sat_path != CLSCAN__SAT_POLICY)
         return ctx->sat_path == CLSCAN__SAT_THREE_PASS;
@@ -155,7 +155,7 @@ static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, siz
         return st;
     if (!cfg.sat_band)
         return sat_cpu_bands(ctx, p, in, out, width, height, clscan_type_size(type));
-    return sat_three_passes(ctx, clscan__tiles(height, cfg.sat_band))
+    return sat_takes_three_passes(ctx, clscan__tiles(height, cfg.sat_band))
                ? sat_three_pass(ctx, p, in, out, width, height, clscan_type_size(type))
                : sat_one_pass(ctx, p, in, out, width, height);
 }
