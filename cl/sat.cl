@@ -407,7 +407,8 @@ void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
 
 /* ---- GPUs: reduce-then-scan, three launches ------------------------------------------------------ */
 /* sums[b * width + x] = column x summed over band b, for every band but the last (all of them whole):
- * a task a chunk of a band. */
+ * a task a chunk of a band. The band's SAT_ROWS loads go out at once (sat_load_column, unrolled), where
+ * the fallback's sat_band_column walks a runtime number of rows. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, ulong width, ulong num_bands)
 {
