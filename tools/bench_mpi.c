@@ -12,20 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* What one timed call needs. */
 typedef struct mpi_bench {
@@ -74,9 +60,9 @@ static double median(timed_fn fn, const mpi_bench *b, int runs, double *t, int a
     for (int r = -2; r < runs; r++) {
         if (across)
             MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = seconds();
+        double t0 = clscan__bench_seconds();
         int ok = fn(b);
-        double took = seconds() - t0;
+        double took = clscan__bench_seconds() - t0;
         if (across) {
             int all_ok = 0;
             double slowest = 0;
@@ -89,7 +75,7 @@ static double median(timed_fn fn, const mpi_bench *b, int runs, double *t, int a
         if (r >= 0)
             t[r] = took;
     }
-    qsort(t, (size_t)runs, sizeof *t, by_value);
+    qsort(t, (size_t)runs, sizeof *t, clscan__bench_cmp_double);
     return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
 }
 

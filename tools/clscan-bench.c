@@ -6,9 +6,7 @@
  * --tune searches work-group size and items per work-item and prints the policy row. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
-#if defined(CLSCAN_BENCH_MPI)
 #include "bench_mpi.h"
-#endif
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -55,14 +53,14 @@ typedef struct row {
 /* Rows kept for JSON and the plot; CSV lines are written as rows come, so a run cut short keeps them. */
 typedef struct report { row *rows; size_t count, cap; FILE *csv; const char *device, *driver; } report;
 
-static double now_s(void)
+double clscan__bench_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int cmp_double(const void *a, const void *b)
+int clscan__bench_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -310,13 +308,13 @@ static int sat_matches(const step *s, const void *got)
 static double median_time(int (*fn)(const step *), const step *s, int runs, double *t)
 {
     for (int r = -2; r < runs; r++) {
-        double t0 = now_s();
+        double t0 = clscan__bench_seconds();
         if (!fn(s))
             return -1;
         if (r >= 0)
-            t[r] = now_s() - t0;
+            t[r] = clscan__bench_seconds() - t0;
     }
-    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    qsort(t, (size_t)runs, sizeof *t, clscan__bench_cmp_double);
     return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
 }
 
@@ -579,15 +577,15 @@ static double time_sort(const step *s, cl_mem src, cl_mem values, cl_mem values_
             (values && clEnqueueCopyBuffer(q, values_src, values, 0, 0, s->n * 4, 0, NULL, NULL) != CL_SUCCESS) ||
             clFinish(q) != CL_SUCCESS)
             return -1;
-        double t0 = now_s();
+        double t0 = clscan__bench_seconds();
         clscan_status st = values ? clscan_sort_by_key(s->ctx, s->out, values, s->n, s->type, CLSCAN_UINT32)
                                   : clscan_sort(s->ctx, s->out, s->n, s->type);
         if (st != CLSCAN_SUCCESS || clscan_finish(s->ctx) != CLSCAN_SUCCESS)
             return -1;
         if (r >= 0)
-            t[r] = now_s() - t0;
+            t[r] = clscan__bench_seconds() - t0;
     }
-    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    qsort(t, (size_t)runs, sizeof *t, clscan__bench_cmp_double);
     return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
 }
 
@@ -614,9 +612,9 @@ static int bench_sort(const options *o, step *s, unsigned char *got, double *t, 
     if (s->n <= C_LOOP_FULL_RUNS_UP_TO && keys && ref) {
         memcpy(ref, keys, bytes);
         key_cmp_type = s->type;
-        double t0 = now_s();
+        double t0 = clscan__bench_seconds();
         qsort(ref, s->n, elem, key_cmp);
-        double sec = now_s() - t0;
+        double sec = clscan__bench_seconds() - t0;
         add_row(rep, (row){s->n, types[ti].name, "C qsort, one thread (Gkeys/s)", sec * 1e3, keys_g / sec,
                            copy_s / sec, sec / launch_s, 1});
     }
@@ -843,7 +841,7 @@ int main(int argc, char **argv)
         s.host_in = in, s.host_ref = ref;
         for (int k = o.tune ? o.max_log : o.min_log; k <= o.max_log; k++) {
             s.n = (size_t)1 << k;
-            double t0 = now_s();
+            double t0 = clscan__bench_seconds();
             size_t bytes = s.n * clscan_type_size(s.type);
             cl_int err1 = CL_SUCCESS, err2 = CL_SUCCESS;
             s.in = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, in, &err1);
@@ -862,7 +860,7 @@ int main(int argc, char **argv)
             if (s.out) clReleaseMemObject(s.out);
             if (s.flags) clReleaseMemObject(s.flags);
             s.in = s.out = s.flags = NULL;
-            fprintf(stderr, "clscan-bench: %s 2^%d took %.1f s\n", types[ti].name, k, now_s() - t0);
+            fprintf(stderr, "clscan-bench: %s 2^%d took %.1f s\n", types[ti].name, k, clscan__bench_seconds() - t0);
         }
     }
     if (rep.csv)
