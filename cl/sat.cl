@@ -1,10 +1,11 @@
 /* Summed-area tables of row-major width x height images (in the scan program: ADD).
- * GPUs (SAT_BAND > 0): bands of SAT_BAND rows, each walked left to right in chunks of WG_SIZE columns
- * by one work-group (sat_band). A column's sum over the rows above the band comes either from a
- * decoupled look-back over the bands above, column by column, with the status words of the
- * single-pass scan (sat_single_pass: the image read and written once, work-groups taking bands in
- * the order of an atomic counter), or from a scan of every band's column sums made beforehand
- * (sat_band_sums, sat_scan_sums, then sat_seeded_bands: the image read twice, no band waiting).
+ * GPUs (SAT_BAND > 0): tiles of SAT_BAND rows (a band) x WG_SIZE columns (a chunk), a work-group a
+ * tile. Either single-pass (sat_single_pass: the image read and written once): a group walks a band
+ * left to right, each column's sum over the rows above the band from a decoupled look-back over the
+ * bands above with the status words of the single-pass scan, groups taking bands in the order of an
+ * atomic counter. Or reduce-then-scan (sat_band_sums, sat_scan_sums, sat_band_carries, then
+ * sat_seeded_tiles: the image read twice): every tile's table on its own, seeded from above and
+ * from the left by sums made beforehand; no group waits on another, none walks a band.
  * CPUs (sat_band_tables): one launch, a work-item a band of whole rows (about one band a core). It
  * adds up its band's columns, looks back down each column with the same status words, then writes
  * its band's table: the image is read twice and written once, all in long sequential runs. */
@@ -295,92 +296,103 @@ CLSCAN_T sat_look_back(__global const CLSCAN_T *in, __global sp_word *status, ul
     return acc;
 }
 
-/* Column x's sum over the bands above band b, from row b-1 of above_sums (sat_scan_sums); the
- * identity for the first band, past the edge, and where the sums come from a look-back instead. */
-CLSCAN_T sat_above(__global const CLSCAN_T *above_sums, ulong b, ulong x, ulong width)
-{
-    return above_sums && b > 0 && x < width ? above_sums[(b - 1) * width + x] : CLSCAN_IDENTITY;
-}
-
-/* Band b of the table, left to right in chunks of SAT_ROWS x WG_SIZE: work-item i loads column i of
- * a chunk (coalesced rows) and sums down it; the column's sum over the rows above the band comes from
- * above_sums (row b-1 of it) when that is not NULL, else from a look-back (the column's band total is
- * published first); then each row is scanned by SAT_SEGS work-items (a run of SAT_SEG_LEN columns
- * each, seeded with the totals of the runs left of it), carrying every row's sum from chunk to chunk;
- * then column i goes out. tile, runs and carry are the kernel's local arrays. */
-void sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *above_sums,
-              __global sp_word *status, __global uint *counters, ulong b, ulong width, ulong height,
-              ulong num_bands, uint epoch, uint in_place, __local CLSCAN_T *tile, __local CLSCAN_T *runs,
-              __local CLSCAN_T *carry)
+/* The rest of a chunk, once column x's rows of it are summed down from the top of the band in col[]
+ * and `above` is the column's sum over the rows above the band: the chunk goes to the tile (above
+ * added), each row is scanned by SAT_SEGS work-items (a run of SAT_SEG_LEN columns each, seeded with
+ * carry[row], the row's sum left of the chunk, and the totals of the runs left of its own), and column
+ * x goes out. With keep_carry the row's sum through the chunk is left in carry[] for the next chunk.
+ * Work-item i reads only column i of the tile, the column it stores: the next chunk needs no barrier
+ * before it writes the tile, and every other access to it lies between this chunk's barriers. */
+void sat_chunk(__global CLSCAN_T *out, CLSCAN_T col[SAT_ROWS], CLSCAN_T above, ulong y0, uint rows, ulong x,
+               ulong width, int keep_carry, __local CLSCAN_T *tile, __local CLSCAN_T *runs, __local CLSCAN_T *carry)
 {
     const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
     /* A run of SAT_SEG_LEN (= SAT_ROWS <= 32) columns starts at a multiple of its length, so it never
      * straddles a padding slot: its padded elements are contiguous. */
     __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
+    for (uint r = 0; r < SAT_ROWS; r++)
+        tile[PAD(r * WG_SIZE + lid)] = CLSCAN_OP(above, col[r]);
+    barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk in local memory */
+    /* The row phase: a run's total (the run stays in registers across the barrier, in col[], free by
+     * now); then each work-item adds up the totals of the runs left of its own in its row (the same
+     * reads for all of a row's work-items, a select rather than a loop of seg rounds so that no lane
+     * waits on another) and the row's carry, and scans its run. */
+    CLSCAN_T total = CLSCAN_IDENTITY;
+    for (uint i = 0; i < SAT_SEG_LEN; i++) {
+        col[i] = mine[i];
+        total = CLSCAN_OP(total, col[i]);
+    }
+    runs[lid] = total;
+    barrier(CLK_LOCAL_MEM_FENCE);   /* every run's total */
+    CLSCAN_T acc = carry[row];
+    for (uint q = 0; q + 1 < SAT_SEGS; q++) {
+        const CLSCAN_T left = runs[lid - seg + q];
+        acc = q < seg ? CLSCAN_OP(acc, left) : acc;
+    }
+    for (uint i = 0; i < SAT_SEG_LEN; i++)
+        mine[i] = acc = CLSCAN_OP(acc, col[i]);
+    barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk scanned; carry[] and runs[] read */
+    if (keep_carry && seg == SAT_SEGS - 1)
+        carry[row] = acc;
+    for (uint r = 0; r < rows; r++)
+        if (x < width)
+            out[(y0 + r) * width + x] = tile[PAD(r * WG_SIZE + lid)];
+}
+
+/* col[r] becomes the sum of col[0 .. r]; returns the last. */
+CLSCAN_T sat_column_prefix(CLSCAN_T col[SAT_ROWS])
+{
+    CLSCAN_T sum = CLSCAN_IDENTITY;
+    for (uint r = 0; r < SAT_ROWS; r++)
+        col[r] = sum = CLSCAN_OP(sum, col[r]);
+    return sum;
+}
+
+/* Rows in band b (only the last is short). */
+uint sat_band_rows(ulong b, ulong height)
+{
     const ulong y0 = b * SAT_ROWS;
-    const uint rows = height - y0 < SAT_ROWS ? (uint)(height - y0) : SAT_ROWS;
+    return height - y0 < SAT_ROWS ? (uint)(height - y0) : SAT_ROWS;
+}
+
+/* Band b of the table, left to right in chunks of SAT_ROWS x WG_SIZE: work-item i loads column i of
+ * a chunk (coalesced rows) and sums down it, publishes the column's band total, looks back for its
+ * sum over the bands above, publishes their sum, and sat_chunk does the rest, carrying every row's
+ * sum from chunk to chunk. tile, runs and carry are the kernel's local arrays. */
+void sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global sp_word *status, __global uint *counters,
+              ulong b, ulong width, ulong height, ulong num_bands, uint epoch, uint in_place, __local CLSCAN_T *tile,
+              __local CLSCAN_T *runs, __local CLSCAN_T *carry)
+{
+    const uint lid = get_local_id(0), rows = sat_band_rows(b, height);
+    const ulong y0 = b * SAT_ROWS;
     barrier(CLK_LOCAL_MEM_FENCE);   /* the last band's carry[] is written */
     if (lid < SAT_ROWS)
         carry[lid] = CLSCAN_IDENTITY;
-    CLSCAN_T col[SAT_ROWS], seed = sat_above(above_sums, b, lid, width);
+    CLSCAN_T col[SAT_ROWS];
 #if SAT_PREFETCH
-    CLSCAN_T ahead[SAT_ROWS], seed_ahead;
+    CLSCAN_T ahead[SAT_ROWS];
 #endif
     sat_load_column(in, col, y0, rows, lid, width);
     for (ulong x0 = 0; x0 < width; x0 += WG_SIZE) {
         const ulong x = x0 + lid;
-        const int live = x < width;
-        CLSCAN_T sum = CLSCAN_IDENTITY;
-        for (uint r = 0; r < SAT_ROWS; r++)
-            col[r] = sum = CLSCAN_OP(sum, col[r]);
+        const CLSCAN_T sum = sat_column_prefix(col);
 #if SAT_PREFETCH
         /* The next chunk's loads go out now and land while this chunk looks back and scans. */
         sat_load_column(in, ahead, y0, rows, x + WG_SIZE, width);
-        seed_ahead = sat_above(above_sums, b, x + WG_SIZE, width);
 #endif
-        CLSCAN_T above = seed;
-        if (live && b > 0 && !above_sums) {
+        CLSCAN_T above = CLSCAN_IDENTITY;
+        if (x < width && b > 0) {
             sp_publish(status, b * width + x, SP_FLAG_A, epoch, sum);
             above = sat_look_back(in, status, b, x, width, epoch, in_place, &counters[2]);
         }
-        if (live && b + 1 < num_bands && !above_sums)
+        if (x < width && b + 1 < num_bands)
             sp_publish(status, b * width + x, SP_FLAG_P, epoch, CLSCAN_OP(above, sum));
-        for (uint r = 0; r < SAT_ROWS; r++)
-            tile[PAD(r * WG_SIZE + lid)] = CLSCAN_OP(above, col[r]);
-        barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk in local memory */
-        /* The row phase: a run's total (the run stays in registers across the barrier, in col[], free
-         * by now); then each work-item adds up the totals of the runs left of its own in its row (the
-         * same reads for all of a row's work-items, a select rather than a loop of seg rounds so that
-         * no lane waits on another) and the row's carry, and scans its run. */
-        CLSCAN_T total = CLSCAN_IDENTITY;
-        for (uint i = 0; i < SAT_SEG_LEN; i++) {
-            col[i] = mine[i];
-            total = CLSCAN_OP(total, col[i]);
-        }
-        runs[lid] = total;
-        barrier(CLK_LOCAL_MEM_FENCE);   /* every run's total */
-        CLSCAN_T acc = carry[row];
-        for (uint q = 0; q + 1 < SAT_SEGS; q++) {
-            const CLSCAN_T left = runs[lid - seg + q];
-            acc = q < seg ? CLSCAN_OP(acc, left) : acc;
-        }
-        for (uint i = 0; i < SAT_SEG_LEN; i++)
-            mine[i] = acc = CLSCAN_OP(acc, col[i]);
-        barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk scanned; carry[] and runs[] read */
-        if (seg == SAT_SEGS - 1)
-            carry[row] = acc;
-        /* Work-item i reads only column i, the column it stores next: the next chunk needs no barrier
-         * first, and every other access to the tile lies between that chunk's barriers. */
-        for (uint r = 0; r < rows; r++)
-            if (live)
-                out[(y0 + r) * width + x] = tile[PAD(r * WG_SIZE + lid)];
+        sat_chunk(out, col, above, y0, rows, x, width, 1, tile, runs, carry);
 #if SAT_PREFETCH
         for (uint r = 0; r < SAT_ROWS; r++)
             col[r] = ahead[r];
-        seed = seed_ahead;
 #else
         sat_load_column(in, col, y0, rows, x + WG_SIZE, width);
-        seed = sat_above(above_sums, b, x + WG_SIZE, width);
 #endif
     }
 }
@@ -401,27 +413,71 @@ void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
         const ulong b = sp_take_tile(counters, epoch, &next);
         if (b >= num_bands)
             break;
-        sat_band(in, out, NULL, status, counters, b, width, height, num_bands, epoch, in_place, tile, runs, carry);
+        sat_band(in, out, status, counters, b, width, height, num_bands, epoch, in_place, tile, runs, carry);
     }
 }
 
-/* ---- GPUs: reduce-then-scan, three launches ------------------------------------------------------ */
-/* sums[b * width + x] = column x summed over band b, for every band but the last (all of them whole):
- * a task a chunk of a band. The band's SAT_ROWS loads go out at once (sat_load_column, unrolled), where
- * the fallback's sat_band_column walks a runtime number of rows. */
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, ulong width, ulong num_bands)
+/* ---- GPUs: reduce-then-scan, four launches ------------------------------------------------------- */
+/* The image in tiles of SAT_ROWS x WG_SIZE, tile t = b * chunks + c the chunk c of band b. The first
+ * three launches leave, for the last one, each tile's seeds: its columns' sums over the bands above
+ * (above(b, x): sums, a row a band, scanned down the columns) and its rows' sums left of the tile
+ * from the top of the image (edge(t, r): carries, SAT_ROWS a tile). Then every tile is a task of
+ * its own, as in scan_tiles: no group walks a band, none waits on another.
+ * sums has width + chunks columns: the columns' band totals, then the bands' chunk totals. */
+
+/* Column x of tile t's rows (identity past the image's edge and past the last tile). */
+void sat_tile_column(__global const CLSCAN_T *in, ulong t, ulong width, ulong height, ulong num_bands,
+                     CLSCAN_T col[SAT_ROWS])
 {
-    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, tasks = (num_bands - 1) * chunks;
-    for (ulong t = get_group_id(0); t < tasks; t += get_num_groups(0)) {
+    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, b = t / chunks, x = (t - b * chunks) * WG_SIZE + get_local_id(0);
+    sat_load_column(in, col, b * SAT_ROWS, t < num_bands * chunks ? sat_band_rows(b, height) : 0, x, width);
+}
+
+/* A tile's sums (a task a tile): sums[b][x] = column x summed over band b, sums[b][width + c] = band
+ * b's total over chunk c (every band but the last), and carries[t * SAT_ROWS + r] = the sum of rows 0
+ * .. r of the band over the chunk (every band). The band's SAT_ROWS loads go out at once
+ * (sat_load_column, unrolled), where the fallback's sat_band_column walks a runtime number of rows. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __global CLSCAN_T *carries, ulong width,
+                   ulong height, ulong num_bands)
+{
+    __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
+    __local CLSCAN_T runs[WG_SIZE];
+    const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
+    __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
+    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, tasks = num_bands * chunks, stride = width + chunks;
+    CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS];
+    ulong t = get_group_id(0);
+    sat_tile_column(in, t, width, height, num_bands, col);
+    for (; t < tasks; t += get_num_groups(0)) {
         /* No `%` beside the `/`: LLVM then pairs them with a `freeze`, which Oclgrind cannot run. */
-        const ulong b = t / chunks, x = (t - b * chunks) * WG_SIZE + get_local_id(0);
-        CLSCAN_T col[SAT_ROWS], sum = CLSCAN_IDENTITY;
-        sat_load_column(in, col, b * SAT_ROWS, SAT_ROWS, x, width);
+        const ulong b = t / chunks, c = t - b * chunks, x = c * WG_SIZE + lid;
+        const CLSCAN_T sum = sat_column_prefix(col);
+        if (b + 1 < num_bands && x < width)
+            sums[b * stride + x] = sum;
+        /* Row r's prefix summed along the chunk: each row's runs added up, then the runs of a row. */
         for (uint r = 0; r < SAT_ROWS; r++)
-            sum = CLSCAN_OP(sum, col[r]);
-        if (x < width)
-            sums[b * width + x] = sum;
+            tile[PAD(r * WG_SIZE + lid)] = col[r];
+        /* The next tile's loads go out now and land while this one is summed in local memory. */
+        sat_tile_column(in, t + get_num_groups(0), width, height, num_bands, ahead);
+        barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk in local memory */
+        CLSCAN_T total = CLSCAN_IDENTITY;
+        for (uint i = 0; i < SAT_SEG_LEN; i++)
+            total = CLSCAN_OP(total, mine[i]);
+        runs[lid] = total;
+        barrier(CLK_LOCAL_MEM_FENCE);   /* every run's total; the tile read (the next task rewrites it) */
+        if (lid < SAT_ROWS) {
+            CLSCAN_T edge = CLSCAN_IDENTITY;
+            for (uint q = 0; q < SAT_SEGS; q++)
+                edge = CLSCAN_OP(edge, runs[lid * SAT_SEGS + q]);
+            carries[t * SAT_ROWS + lid] = edge;
+            if (lid == SAT_ROWS - 1 && b + 1 < num_bands)
+                sums[b * stride + width + c] = edge;
+        }
+        /* runs[] is next written after the next task's first barrier, which its readers pass after
+         * reading it. */
+        for (uint r = 0; r < SAT_ROWS; r++)
+            col[r] = ahead[r];
     }
 }
 
@@ -453,15 +509,83 @@ void sat_scan_sums(__global CLSCAN_T *sums, ulong width, ulong rows, uint cols)
     }
 }
 
-/* The table, band by band, each column seeded with its sum over the bands above (sat_scan_sums):
- * no band waits on another. */
+/* Tile (b, c)'s term for row r: the bands above b over chunk c (row b-1 of the scanned chunk totals)
+ * and band b's rows 0 .. r over it. */
+CLSCAN_T sat_edge_term(__global const CLSCAN_T *above, __global const CLSCAN_T *edges, ulong c, uint r)
+{
+    const CLSCAN_T mine = edges[c * SAT_ROWS + r];
+    return above ? CLSCAN_OP(above[c], mine) : mine;
+}
+
+/* carries[t * SAT_ROWS + r] becomes the sum over the image's rows 0 .. b * SAT_ROWS + r of the columns
+ * left of tile t = (b, c): the exclusive scan along the band's tiles of sat_edge_term. A group a band
+ * (a band's terms are few: SAT_ROWS a chunk), work-item (part, r) a run of the chunks in row r. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void sat_seeded_bands(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *above_sums,
-                      ulong width, ulong height, ulong num_bands)
+void sat_band_carries(__global const CLSCAN_T *sums, __global CLSCAN_T *carries, ulong width, ulong num_bands)
+{
+    __local CLSCAN_T part_total[WG_SIZE];
+    const uint lid = get_local_id(0), part = lid / SAT_ROWS, r = lid - part * SAT_ROWS, parts = WG_SIZE / SAT_ROWS;
+    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, stride = width + chunks, len = (chunks + parts - 1) / parts;
+    const ulong c0 = min(chunks, part * len), c1 = min(chunks, c0 + len);
+    for (ulong b = get_group_id(0); b < num_bands; b += get_num_groups(0)) {
+        __global const CLSCAN_T *above = b > 0 ? sums + (b - 1) * stride + width : 0;
+        __global CLSCAN_T *edges = carries + b * chunks * SAT_ROWS;
+        CLSCAN_T acc = CLSCAN_IDENTITY;
+        for (ulong c = c0; c < c1; c++)
+            acc = CLSCAN_OP(acc, sat_edge_term(above, edges, c, r));
+        part_total[lid] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        acc = CLSCAN_IDENTITY;
+        for (uint q = 0; q < part; q++)
+            acc = CLSCAN_OP(acc, part_total[q * SAT_ROWS + r]);
+        for (ulong c = c0; c < c1; c++) {
+            const CLSCAN_T term = sat_edge_term(above, edges, c, r);
+            edges[c * SAT_ROWS + r] = acc;
+            acc = CLSCAN_OP(acc, term);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);   /* part_total is read before the next band overwrites it */
+    }
+}
+
+/* What a tile needs from memory: column x of its rows, the column's seed (the sum over the bands
+ * above) and, for work-items below SAT_ROWS, row lid's sum left of the tile. Nothing past the last task. */
+void sat_tile_load(__global const CLSCAN_T *in, __global const CLSCAN_T *sums, __global const CLSCAN_T *carries,
+                   ulong t, ulong width, ulong height, ulong num_bands, CLSCAN_T col[SAT_ROWS], CLSCAN_T *seed,
+                   CLSCAN_T *edge)
+{
+    const uint lid = get_local_id(0);
+    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, b = t / chunks, x = (t - b * chunks) * WG_SIZE + lid;
+    const int live = t < num_bands * chunks;
+    sat_tile_column(in, t, width, height, num_bands, col);
+    *seed = live && b > 0 && x < width ? sums[(b - 1) * (width + chunks) + x] : CLSCAN_IDENTITY;
+    *edge = live && lid < SAT_ROWS ? carries[t * SAT_ROWS + lid] : CLSCAN_IDENTITY;
+}
+
+/* The table, a task a tile, seeded from above (sums) and from the left (carries); each group loads
+ * its next tile while it scans this one. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_seeded_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *sums,
+                      __global const CLSCAN_T *carries, ulong width, ulong height, ulong num_bands)
 {
     __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
     __local CLSCAN_T runs[WG_SIZE];
     __local CLSCAN_T carry[SAT_ROWS];
-    for (ulong b = get_group_id(0); b < num_bands; b += get_num_groups(0))
-        sat_band(in, out, above_sums, NULL, NULL, b, width, height, num_bands, 0, 0, tile, runs, carry);
+    const uint lid = get_local_id(0);
+    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, tasks = num_bands * chunks;
+    CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS], seed, seed_ahead, edge, edge_ahead;
+    ulong t = get_group_id(0);
+    sat_tile_load(in, sums, carries, t, width, height, num_bands, col, &seed, &edge);
+    for (; t < tasks; t += get_num_groups(0)) {
+        const ulong b = t / chunks, x = (t - b * chunks) * WG_SIZE + lid;
+        sat_column_prefix(col);
+        sat_tile_load(in, sums, carries, t + get_num_groups(0), width, height, num_bands, ahead, &seed_ahead,
+                      &edge_ahead);
+        /* The last tile's readers of carry[] passed its last barrier before this work-item got here. */
+        if (lid < SAT_ROWS)
+            carry[lid] = edge;
+        sat_chunk(out, col, seed, b * SAT_ROWS, sat_band_rows(b, height), x, width, 0, tile, runs, carry);
+        for (uint r = 0; r < SAT_ROWS; r++)
+            col[r] = ahead[r];
+        seed = seed_ahead, edge = edge_ahead;
+    }
 }

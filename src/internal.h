@@ -17,10 +17,11 @@
 #define CLSCAN__SCRATCH_SORT_VALUES (CLSCAN__MAX_LEVELS + 4) /* value buffer B */
 #define CLSCAN__SCRATCH_SORT_HIST (CLSCAN__MAX_LEVELS + 5)   /* digit counts, then their offsets */
 #define CLSCAN__SCRATCH_SORT_VARYING (CLSCAN__MAX_LEVELS + 6) /* the bits in which keys differ */
-#define CLSCAN__SCRATCH_SAT_SUMS (CLSCAN__MAX_LEVELS + 7)   /* summed-area tables on CPUs: band sums */
+#define CLSCAN__SCRATCH_SAT_SUMS (CLSCAN__MAX_LEVELS + 7)   /* summed-area tables: band sums */
 #define CLSCAN__SCRATCH_SORT_KEYS_C (CLSCAN__MAX_LEVELS + 8)   /* key buffer C: passes go A, B, C, ..., A */
 #define CLSCAN__SCRATCH_SORT_VALUES_C (CLSCAN__MAX_LEVELS + 9) /* value buffer C */
-#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 10)
+#define CLSCAN__SCRATCH_SAT_CARRIES (CLSCAN__MAX_LEVELS + 10) /* summed-area tables on GPUs: rows' sums left of tiles */
+#define CLSCAN__SCRATCH_SLOTS (CLSCAN__MAX_LEVELS + 11)
 #define CLSCAN__NAME_LEN 256
 
 /* ---- errors (status.c) --------------------------------------------------- */
@@ -150,7 +151,7 @@ typedef struct clscan__program {
     clscan__config config;
     cl_program program;
     cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_all, scan_one_group;   /* scan programs */
-    cl_kernel sat_band_tables, sat_single_pass, sat_band_sums, sat_scan_sums, sat_seeded_bands;   /* (also) */
+    cl_kernel sat_band_tables, sat_single_pass, sat_band_sums, sat_scan_sums, sat_band_carries, sat_seeded_tiles; /* also */
     cl_kernel count_tiles, compact_tiles, compact_single_pass;                       /* compaction */
     cl_kernel sort_hist, sort_scatter, sort_home, split_flags, split_scatter;        /* sorts */
     struct clscan__program *next;

@@ -354,7 +354,8 @@ static void program_free(clscan__program *p)
     if (p->sat_single_pass) clReleaseKernel(p->sat_single_pass);
     if (p->sat_band_sums) clReleaseKernel(p->sat_band_sums);
     if (p->sat_scan_sums) clReleaseKernel(p->sat_scan_sums);
-    if (p->sat_seeded_bands) clReleaseKernel(p->sat_seeded_bands);
+    if (p->sat_band_carries) clReleaseKernel(p->sat_band_carries);
+    if (p->sat_seeded_tiles) clReleaseKernel(p->sat_seeded_tiles);
     if (p->count_tiles) clReleaseKernel(p->count_tiles);
     if (p->compact_tiles) clReleaseKernel(p->compact_tiles);
     if (p->compact_single_pass) clReleaseKernel(p->compact_single_pass);
@@ -408,7 +409,9 @@ static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "sat_scan_sums", wg, &p->sat_scan_sums);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_seeded_bands", wg, &p->sat_seeded_bands);
+        st = create_kernel(ctx, p->program, "sat_band_carries", wg, &p->sat_band_carries);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sat_seeded_tiles", wg, &p->sat_seeded_tiles);
     return st;
 }
 

@@ -96,44 +96,69 @@ static cl_uint sat_scan_cols(unsigned wg, size_t rows)
     return cols;
 }
 
-/* Reduce-then-scan over bands: each band's column sums (the image read once), their scan down the
- * columns, then every band's table seeded with the sums above it (read and written once more). Three
- * launches and no band waits on another: 1.5 copies' traffic against single-pass's one, but no chain
- * of look-backs through every band, and no status words. */
+/* Work-groups of the GPU kernels a compute unit at once: two on an H100 (they hold about 110-128
+ * registers a work-item). */
+#define SAT_WAVE 2
+
+/* Whether the scratch of sat_three_pass fits size_t: bands - 1 rows of width + chunks sums, and a
+ * band's SAT_ROWS carries a tile, elements of up to 8 bytes. */
+static int sat_tiles_fit(size_t width, size_t chunks, size_t bands, size_t band)
+{
+    return width + chunks > width && bands <= SIZE_MAX / 8 / (width + chunks) && chunks <= SIZE_MAX / 8 / band / bands;
+}
+
+/* Reduce-then-scan over tiles of a band's rows x a group's columns: each tile's column sums and its
+ * rows' prefix totals (the image read once), their scans down the bands and along each band (small
+ * arrays: a row of sums a band, SAT_ROWS values a tile), then every tile's table on its own, seeded
+ * from above and from the left (read and written once more). Four launches, no band waits on
+ * another and no group walks a band: 1.5 copies' traffic against single-pass's one, but neither its
+ * chain of look-backs through every band nor a band's chunks one after another. */
 static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                     size_t width, size_t height, size_t elem)
 {
     const size_t band = p->config.sat_band, bands = clscan__tiles(height, band);
-    const size_t chunks = clscan__tiles(width, p->config.wg_size);
-    cl_mem sums = NULL;
-    clscan_status st = bands > 1 ? clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, (bands - 1) * width * elem, &sums)
-                                 : CLSCAN_SUCCESS;
-    cl_ulong w = width, h = height, bands64 = bands, rows = bands - 1;
-    if (st == CLSCAN_SUCCESS && bands > 1) {
-        const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(sums), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
-        st = clscan__launch_into(ctx, p, p->sat_band_sums, "sat_band_sums", args, sizeof args / sizeof args[0],
-                                 (bands - 1) * chunks, sums);
+    const size_t chunks = clscan__tiles(width, p->config.wg_size), tiles = bands * chunks;
+    if (!sat_tiles_fit(width, chunks, bands, band))
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too much scratch", width,
+                            height);
+    cl_mem sums = NULL, carries = NULL;
+    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_CARRIES, tiles * band * elem, &carries);
+    if (st == CLSCAN_SUCCESS && bands > 1)
+        st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, (bands - 1) * (width + chunks) * elem, &sums);
+    cl_ulong w = width, h = height, bands64 = bands, rows = bands - 1, stride = width + chunks;
+    /* The passes over the image: groups that stay, a wave of them, each loading its next tile while
+     * it works on this one. */
+    const size_t wave = SAT_WAVE * (size_t)ctx->info.compute_units, groups = tiles < wave ? tiles : wave;
+    if (st == CLSCAN_SUCCESS) {
+        const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w),
+                                    CLSCAN__VAL(h), CLSCAN__VAL(bands64)};
+        st = clscan__launch_into(ctx, p, p->sat_band_sums, "sat_band_sums", args, sizeof args / sizeof args[0], groups,
+                                 carries);
     }
     if (st == CLSCAN_SUCCESS && bands > 2) {
         cl_uint cols = sat_scan_cols(p->config.wg_size, bands - 1);
-        const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(w), CLSCAN__VAL(rows), CLSCAN__VAL(cols)};
+        const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(stride), CLSCAN__VAL(rows), CLSCAN__VAL(cols)};
         st = clscan__launch_into(ctx, p, p->sat_scan_sums, "sat_scan_sums", args, sizeof args / sizeof args[0],
-                                 clscan__tiles(width, cols), sums);
+                                 clscan__tiles(width + chunks, cols), sums);
     }
     if (st == CLSCAN_SUCCESS) {
-        const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(sums), CLSCAN__VAL(w),
-                                    CLSCAN__VAL(h), CLSCAN__VAL(bands64)};
-        st = clscan__launch(ctx, p, p->sat_seeded_bands, "sat_seeded_bands", args, sizeof args / sizeof args[0],
-                            bands);
+        const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
+        st = clscan__launch_into(ctx, p, p->sat_band_carries, "sat_band_carries", args, sizeof args / sizeof args[0],
+                                 bands, carries);
+    }
+    if (st == CLSCAN_SUCCESS) {
+        const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(sums), CLSCAN__MEM(carries),
+                                    CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(bands64)};
+        st = clscan__launch(ctx, p, p->sat_seeded_tiles, "sat_seeded_tiles", args, sizeof args / sizeof args[0],
+                            groups);
     }
     return st;
 }
 
-/* GPUs: three passes while the bands fit in about one wave of work-groups (SAT_WAVE a compute
- * unit: sat_single_pass holds two an SM on an H100). There single-pass's chain of look-backs, a band
- * after the band above it, is the critical path; with several waves it runs beside the work of the
- * bands already going, and single-pass's lighter traffic wins (docs/benchmarks.md). */
-#define SAT_WAVE 2
+/* GPUs: three passes while the bands fit in about one wave of work-groups. There single-pass's chain
+ * of look-backs, a band after the band above it, is the critical path; with several waves it runs
+ * beside the work of the bands already going, and single-pass's lighter traffic wins
+ * (docs/benchmarks.md). */
 static int sat_takes_three_passes(const clscan_context *ctx, size_t bands)
 {
     if (ctx->sat_path != CLSCAN__SAT_POLICY)
