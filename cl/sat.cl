@@ -296,27 +296,17 @@ CLSCAN_T sat_look_back(__global const CLSCAN_T *in, __global sp_word *status, ul
     return acc;
 }
 
-/* The rest of a chunk, once column x's rows of it are summed down from the top of the band in col[]
- * and `above` is the column's sum over the rows above the band: the chunk goes to the tile (above
- * added), each row is scanned by SAT_SEGS work-items (a run of SAT_SEG_LEN columns each, seeded with
- * carry[row], the row's sum left of the chunk, and the totals of the runs left of its own), and column
- * x goes out. With keep_carry the row's sum through the chunk is left in carry[] for the next chunk.
- * Work-item i reads only column i of the tile, the column it stores: the next chunk needs no barrier
- * before it writes the tile, and every other access to it lies between this chunk's barriers. */
-void sat_chunk(__global CLSCAN_T *out, CLSCAN_T col[SAT_ROWS], CLSCAN_T above, ulong y0, uint rows, ulong x,
-               ulong width, int keep_carry, __local CLSCAN_T *tile, __local CLSCAN_T *runs, __local CLSCAN_T *carry)
+/* A chunk to local memory and each run's total: the tile gets above + col[r] (column lid, row r),
+ * and each of a row's SAT_SEGS work-items adds up its run of SAT_SEG_LEN columns into runs[lid],
+ * keeping the run in col[] (free by then). A run (SAT_SEG_LEN = SAT_ROWS <= 32 columns) starts at a
+ * multiple of its length, so it never straddles a padding slot: its padded elements are contiguous. */
+void sat_chunk_runs(CLSCAN_T col[SAT_ROWS], CLSCAN_T above, __local CLSCAN_T *tile, __local CLSCAN_T *runs)
 {
     const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
-    /* A run of SAT_SEG_LEN (= SAT_ROWS <= 32) columns starts at a multiple of its length, so it never
-     * straddles a padding slot: its padded elements are contiguous. */
     __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
     for (uint r = 0; r < SAT_ROWS; r++)
         tile[PAD(r * WG_SIZE + lid)] = CLSCAN_OP(above, col[r]);
     barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk in local memory */
-    /* The row phase: a run's total (the run stays in registers across the barrier, in col[], free by
-     * now); then each work-item adds up the totals of the runs left of its own in its row (the same
-     * reads for all of a row's work-items, a select rather than a loop of seg rounds so that no lane
-     * waits on another) and the row's carry, and scans its run. */
     CLSCAN_T total = CLSCAN_IDENTITY;
     for (uint i = 0; i < SAT_SEG_LEN; i++) {
         col[i] = mine[i];
@@ -324,6 +314,22 @@ void sat_chunk(__global CLSCAN_T *out, CLSCAN_T col[SAT_ROWS], CLSCAN_T above, u
     }
     runs[lid] = total;
     barrier(CLK_LOCAL_MEM_FENCE);   /* every run's total */
+}
+
+/* The rest of a chunk, once column x's rows of it are summed down from the top of the band in col[]
+ * and `above` is the column's sum over the rows above the band: sat_chunk_runs, then each row is
+ * scanned by its SAT_SEGS work-items (each its run, seeded with carry[row], the row's sum left of the
+ * chunk, and the totals of the runs left of its own: the same reads for all of a row's work-items, a
+ * select rather than a loop of seg rounds so that no lane waits on another), and column x goes out.
+ * With keep_carry the row's sum through the chunk is left in carry[] for the next chunk. Work-item i
+ * reads only column i of the tile, the column it stores: the next chunk needs no barrier before it
+ * writes the tile, and every other access to it lies between this chunk's barriers. */
+void sat_chunk(__global CLSCAN_T *out, CLSCAN_T col[SAT_ROWS], CLSCAN_T above, ulong y0, uint rows, ulong x,
+               ulong width, int keep_carry, __local CLSCAN_T *tile, __local CLSCAN_T *runs, __local CLSCAN_T *carry)
+{
+    const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
+    __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
+    sat_chunk_runs(col, above, tile, runs);
     CLSCAN_T acc = carry[row];
     for (uint q = 0; q + 1 < SAT_SEGS; q++) {
         const CLSCAN_T left = runs[lid - seg + q];
@@ -443,8 +449,7 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
 {
     __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
     __local CLSCAN_T runs[WG_SIZE];
-    const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
-    __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
+    const uint lid = get_local_id(0);
     const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, tasks = num_bands * chunks, stride = width + chunks;
     CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS];
     ulong t = get_group_id(0);
@@ -455,17 +460,11 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
         const CLSCAN_T sum = sat_column_prefix(col);
         if (b + 1 < num_bands && x < width)
             sums[b * stride + x] = sum;
-        /* Row r's prefix summed along the chunk: each row's runs added up, then the runs of a row. */
-        for (uint r = 0; r < SAT_ROWS; r++)
-            tile[PAD(r * WG_SIZE + lid)] = col[r];
         /* The next tile's loads go out now and land while this one is summed in local memory. */
         sat_tile_column(in, t + get_num_groups(0), width, height, num_bands, ahead);
-        barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk in local memory */
-        CLSCAN_T total = CLSCAN_IDENTITY;
-        for (uint i = 0; i < SAT_SEG_LEN; i++)
-            total = CLSCAN_OP(total, mine[i]);
-        runs[lid] = total;
-        barrier(CLK_LOCAL_MEM_FENCE);   /* every run's total; the tile read (the next task rewrites it) */
+        /* Row r's prefix summed along the chunk: each run's total, then the runs of a row (the tile is
+         * read before the second barrier, so the next task may rewrite it). */
+        sat_chunk_runs(col, CLSCAN_IDENTITY, tile, runs);
         if (lid < SAT_ROWS) {
             CLSCAN_T edge = CLSCAN_IDENTITY;
             for (uint q = 0; q < SAT_SEGS; q++)

@@ -1,6 +1,6 @@
 /* clscan_summed_area_table. GPUs, bands of rows: sat_single_pass, one launch that reads and writes the
- * image once (a look-back down each column), or three launches that read it twice with no band
- * waiting on another (sat_takes_three_passes picks). CPUs: sat_band_tables, one launch, a work-item a
+ * image once (a look-back down each column), or reduce-then-scan over tiles, four launches that read
+ * it twice with no band waiting on another (sat_takes_three_passes picks). CPUs: sat_band_tables, one launch, a work-item a
  * band of rows (its column sums, a look-back down each column, its table). A single row or column is a
  * plain scan and goes through the scan dispatch, which spreads one long line over the whole device. */
 #include "internal.h"
