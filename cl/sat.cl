@@ -1,4 +1,5 @@
-/* Summed-area tables of row-major width x height images (in the scan program: ADD).
+/* Summed-area tables of row-major width x height images (a program of their own, ADD; with the
+ * status words of lookback.clh but not its tile look-back).
  * GPUs (SAT_BAND > 0): tiles of SAT_BAND rows (a band) x WG_SIZE columns (a chunk), a work-group a
  * tile. Either single-pass (sat_single_pass: the image read and written once): a group walks a band
  * left to right, each column's sum over the rows above the band from a decoupled look-back over the

@@ -143,7 +143,8 @@ typedef struct clscan__config {
     unsigned sort_value_bytes;      /* sorts: 0 (keys only), 4 or 8 */
     unsigned radix_bits;            /* sorts: digit bits a pass (1: the split reference path) */
     int hist64;                     /* sorts: 64-bit counts and offsets (n past 2^32) */
-    unsigned sat_band;              /* rows per band of sat_single_pass; 0: the CPU's band tables */
+    int sat;                        /* 1: a summed-area table program (its kernels and the status words) */
+    unsigned sat_band;              /* tables: rows per band of the GPU kernels; 0: the CPU's band tables */
     int volatile_reads;             /* status words read by volatile loads, not atomics */
 } clscan__config;
 
@@ -151,7 +152,8 @@ typedef struct clscan__program {
     clscan__config config;
     cl_program program;
     cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_all, scan_one_group;   /* scan programs */
-    cl_kernel sat_band_tables, sat_single_pass, sat_band_sums, sat_scan_sums, sat_band_carries, sat_seeded_tiles; /* also */
+    cl_kernel sat_band_tables, sat_single_pass, sat_band_sums, sat_scan_sums, sat_band_carries,
+        sat_seeded_tiles;                                                            /* summed-area tables */
     cl_kernel count_tiles, compact_tiles, compact_single_pass;                       /* compaction */
     cl_kernel sort_hist, sort_scatter, sort_home, split_flags, split_scatter;        /* sorts */
     struct clscan__program *next;

@@ -166,14 +166,29 @@ static int sat_takes_three_passes(const clscan_context *ctx, size_t bands)
     return bands <= SAT_WAVE * (size_t)ctx->info.compute_units;
 }
 
+/* The summed-area program: only what its kernels read varies (type, work-group size, band, the kind
+ * of status words); the scan's work-group algorithm, vector loads and sub-groups are set to one value
+ * so that switching them (tests, tuning) builds no new table program. Rows start anywhere, so tiles
+ * are never assumed aligned for vector loads anyway. */
+static clscan__config sat_config(const clscan_context *ctx, clscan_type type, size_t width)
+{
+    clscan__config cfg = clscan__config_for(ctx, type, CLSCAN_ADD, width);
+    cfg.sat = 1;
+    cfg.sat_band = clscan__context_sat_band(ctx, clscan__context_tuning(ctx, type), clscan_type_size(type));
+    cfg.wg = CLSCAN_WG_HILLIS_STEELE;
+    cfg.stream = 0;
+    cfg.sg = CLSCAN__SG_NONE;
+    cfg.vec_io = 0;
+    cfg.vec4 = 0;
+    return cfg;
+}
+
 static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height,
                                  clscan_type type)
 {
     if (width == 1 || height == 1)
         return clscan__scan_enqueue(ctx, in, out, width * height, type, CLSCAN_ADD, 0);
-    /* Rows start anywhere, so tiles are never assumed aligned for vector loads. */
-    clscan__config cfg = clscan__config_for(ctx, type, CLSCAN_ADD, width);
-    cfg.vec_io = 0;
+    clscan__config cfg = sat_config(ctx, type, width);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)

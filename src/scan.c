@@ -234,8 +234,8 @@ clscan__config clscan__config_for(const clscan_context *ctx, clscan_type type, c
     size_t elem = clscan_type_size(type);
     clscan__config cfg = {type, op, wg, t.wg_size, t.items, t.stream, sg, vector_io(ctx, t.items, t.stream, elem),
                           !ctx->portable && ctx->info.base_align >= 4 * elem,
-                          ctx->info.int64_atomics && !ctx->portable, ctx->force_fallback, 0, 0, 0, 0, 0,
-                          clscan__context_sat_band(ctx, t, elem), ctx->info.volatile_status && !ctx->portable};
+                          ctx->info.int64_atomics && !ctx->portable, ctx->force_fallback, 0, 0, 0, 0, 0, 0, 0,
+                          ctx->info.volatile_status && !ctx->portable};
     return cfg;
 }
 

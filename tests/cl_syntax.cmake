@@ -1,8 +1,9 @@
 # ctest driver: each kernel layer must compile as portable OpenCL C 1.2 on top of the layers below
-# it, for every type and work-group algorithm; then the whole program in each variant the host can
-# ask for (vector tile loads, streamed items, packed or two-word status words, forced fallback, the sub-group
-# mechanisms), and the compaction program. clang -fsyntax-only; no device involved.
-set(layers types.clh subgroup.clh workgroup.clh lookback.clh scan.cl reduce.cl sat.cl)
+# it, for every type and work-group algorithm; then the whole scan program in each variant the host
+# can ask for (vector tile loads, streamed items, packed or two-word status words, forced fallback, the
+# sub-group mechanisms), and the summed-area, compaction and sort programs. clang -fsyntax-only; no
+# device involved.
+set(layers types.clh subgroup.clh workgroup.clh lookback.clh scan.cl reduce.cl)
 set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
 set(clang_cl ${CLANG} -x cl -Xclang -finclude-default-header -fsyntax-only -Werror)
 
@@ -26,26 +27,38 @@ foreach(layer IN LISTS layers)
   endforeach()
 endforeach()
 
-set(all "${WORK_DIR}/upto-sat.cl.cl")
+set(all "${WORK_DIR}/upto-reduce.cl.cl")
 foreach(type IN LISTS types)
   check("${all}" "vector loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_SUBGROUP
         -DCLSCAN_VEC_IO -DCLSCAN_VEC4 -DITEMS=16 -DSP_ATOMIC64)
-  check("${all}" "32-bit status words, forced fallback, summed-area bands" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
-        -DSP_FORCE_FALLBACK -DSAT_BAND=4)
+  check("${all}" "32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DSP_FORCE_FALLBACK)
   check("${all}" "streamed items (CPUs)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS_STREAM -DITEMS=4096
         -DWG_SIZE=8)
   check("${all}" "NVIDIA PTX sub-groups" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
-        -DWG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DSAT_BAND=32 -DSP_VOLATILE_READS)
+        -DWG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DSP_VOLATILE_READS)
   # clang declares the cl_khr_subgroups built-ins for OpenCL C 2.0 only.
   foreach(op ADD MUL)
     check("${all}" "cl_khr_subgroups" -cl-std=CL2.0 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op}
           -DWG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
   endforeach()
 endforeach()
-# The compaction program: the layers and the look-back, then compact.cl, counting in uint, elements of
-# 4 or 8 bytes, both kinds of status words.
 file(READ "${WORK_DIR}/upto-workgroup.clh.cl" layers_text)
 file(READ "${WORK_DIR}/upto-lookback.clh.cl" lookback_text)
+# The summed-area program: the layers and the status words (SP_WORDS_ONLY: no tile look-back), then
+# sat.cl; the CPU's band tables (SAT_BAND 0) and the GPU bands, both kinds of status words.
+file(READ "${CL_DIR}/sat.cl" sat_text)
+set(sat "${WORK_DIR}/sat-program.cl")
+file(WRITE "${sat}" "${lookback_text}\n${sat_text}")
+foreach(type IN LISTS types)
+  check("${sat}" "summed-area tables, CPU shape, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
+        -DSP_WORDS_ONLY -DSAT_BAND=0 -DWG_SIZE=8 -DSP_ATOMIC64)
+  check("${sat}" "summed-area tables, 32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
+        -DSP_WORDS_ONLY -DSAT_BAND=4 -DSP_FORCE_FALLBACK)
+  check("${sat}" "summed-area tables, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
+        -DSP_WORDS_ONLY -DSAT_BAND=32 -DSP_VOLATILE_READS)
+endforeach()
+# The compaction program: the layers and the look-back, then compact.cl, counting in uint, elements of
+# 4 or 8 bytes, both kinds of status words.
 file(READ "${CL_DIR}/compact.cl" compact_text)
 set(compact "${WORK_DIR}/compact-program.cl")
 file(WRITE "${compact}" "${lookback_text}\n${compact_text}")
@@ -73,4 +86,4 @@ foreach(key "-DSORT_KEY_BYTES=4" "-DSORT_KEY_BYTES=4;-DSORT_KEY_SIGNED" "-DSORT_
 endforeach()
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DSORT_KEY_BYTES=8
       -DSORT_VALUE_BYTES=4 -DSORT_HIST64 -DWG_SIZE=1 -DITEMS=8192 -DRADIX_BITS=4)
-message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole program in 6 variants, the compaction program in 12, the sort program in 10")
+message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole scan program in 6 variants, the summed-area program in 18, the compaction program in 12, the sort program in 10")
