@@ -166,10 +166,10 @@ static int sat_takes_three_passes(const clscan_context *ctx, size_t bands)
     return bands <= SAT_WAVE * (size_t)ctx->info.compute_units;
 }
 
-/* The summed-area program: only what its kernels read varies (type, work-group size, band, the kind
- * of status words); the scan's work-group algorithm, vector loads and sub-groups are set to one value
- * so that switching them (tests, tuning) builds no new table program. Rows start anywhere, so tiles
- * are never assumed aligned for vector loads anyway. */
+/* The summed-area program: its kernels read the type, work-group size, band and status-word settings;
+ * the scan's work-group algorithm, item mode, vector loads and sub-groups, which they do not read, are
+ * set to one value so that switching them (tests, tuning) builds no new table program. Rows start
+ * anywhere, so tiles are never assumed aligned for vector loads anyway. */
 static clscan__config sat_config(const clscan_context *ctx, clscan_type type, size_t width)
 {
     clscan__config cfg = clscan__config_for(ctx, type, CLSCAN_ADD, width);
