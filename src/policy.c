@@ -20,7 +20,7 @@ static const policy_row table[] = {
     {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
      256, 16, 8, 8, 32},                                      /* H100 */
     {NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4, 0, 0, 0, 256, 8, 4, 8, 16},   /* unmeasured GPUs: modest tiles */
-    {NULL, CL_DEVICE_TYPE_CPU, 8, 4096, 8, 2048, 1, 0, 0, 1, 8192, 8192, 8, 0}, /* PoCL 2 cores: long runs */
+    {NULL, CL_DEVICE_TYPE_CPU, 8, 4096, 16, 4096, 1, 0, 0, 1, 8192, 8192, 8, 0}, /* PoCL 2 cores: long runs */
     {NULL, 0, 128, 8, 128, 4, 0, 0, 0, 128, 8, 4, 8, 0},
 };
 

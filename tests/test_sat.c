@@ -219,7 +219,7 @@ static void test_sat_other_path(void **state)
             gpu_paths(CLSCAN_INT32, CLSCAN_DOUBLE);
         }
         clscan__set_tuning(ctx, 0, 0);
-        clscan__set_sat_band(ctx, 8);   /* the CPU's own work-group size */
+        clscan__set_sat_band(ctx, 8);   /* the CPU's own work-group size for 4-byte types (16 for 8-byte ones) */
         gpu_paths(CLSCAN_FLOAT, CLSCAN_UINT64);
     } else {
         gpu_paths(CLSCAN_INT32, CLSCAN_FLOAT);
