@@ -15,10 +15,10 @@ static size_t compact_local_bytes(const clscan__config *cfg)
     return (tile + tile / 32) * cfg->payload + (3 * (size_t)cfg->wg_size + 1) * sizeof(cl_uint);
 }
 
-/* The element type's tiling, counting in uint, moving payload-wide patterns. */
+/* The compaction's tiling for the element type, counting in uint, moving payload-wide patterns. */
 static clscan__config compact_config(const clscan_context *ctx, clscan_type type, size_t n)
 {
-    clscan__config cfg = clscan__config_for(ctx, type, CLSCAN_ADD, n);
+    clscan__config cfg = clscan__config_with(ctx, type, CLSCAN_ADD, n, clscan__context_compact_tuning(ctx, type));
     cfg.type = CLSCAN_UINT32, cfg.op = CLSCAN_ADD, cfg.payload = (unsigned)clscan_type_size(type);
     /* The element tile was sized for the element type's scans; the count scratch differs: recheck
      * (the look-back's window and counters take a little more). */

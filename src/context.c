@@ -354,9 +354,9 @@ static size_t tile_local_bytes(clscan__tuning t, size_t elem)
     return (tile + tile / 32 + scratch) * elem;
 }
 
-clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type)
+/* The policy's tuning t under the context's override and the device's limits. */
+static clscan__tuning tuning_in_force(const clscan_context *ctx, clscan_type type, clscan__tuning t)
 {
-    clscan__tuning t = clscan__policy_tuning(&ctx->info, type);
     if (ctx->tuning_override.wg_size)
         t.wg_size = ctx->tuning_override.wg_size, t.items = ctx->tuning_override.items;
     if (ctx->items_mode)
@@ -373,6 +373,16 @@ clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type typ
             t.wg_size /= 2;
     }
     return t;
+}
+
+clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type)
+{
+    return tuning_in_force(ctx, type, clscan__policy_tuning(&ctx->info, type));
+}
+
+clscan__tuning clscan__context_compact_tuning(const clscan_context *ctx, clscan_type type)
+{
+    return tuning_in_force(ctx, type, clscan__policy_compact_tuning(&ctx->info, type));
 }
 
 /* A power of two up to 32 (a row run of that many columns must not straddle a padding slot) and up

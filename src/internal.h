@@ -111,6 +111,8 @@ typedef struct clscan__tuning { unsigned wg_size, items; int stream; } clscan__t
 /* Work-group size, items per work-item and item mode for the device and element type (before device
  * limits). */
 clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type type);
+/* The same for stream compaction of that element type. */
+clscan__tuning clscan__policy_compact_tuning(const clscan__device_info *dev, clscan_type type);
 /* The strategy AUTO stands for. */
 clscan_strategy clscan__policy_strategy(const clscan__device_info *dev, clscan_type type, size_t n);
 /* The work-group algorithm AUTO stands for. */
@@ -241,8 +243,10 @@ clscan_status clscan__launch_into(clscan_context *ctx, const clscan__program *p,
  * are CLSCAN_OPENCL_ERROR, their message saying so (clscan__fail). clscan__launch takes a kernel with
  * an output among its arguments as writing it. */
 void clscan__outputs(clscan_context *ctx, cl_mem a, cl_mem b);
-/* The tuning in force for this type on this context (override, policy, device limits). */
+/* The tuning in force for this type on this context (override, policy, device limits); the second
+ * for stream compaction. */
 clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type);
+clscan__tuning clscan__context_compact_tuning(const clscan_context *ctx, clscan_type type);
 /* Rows per band of single-pass summed-area tables under tuning t (override, policy, local memory). */
 unsigned clscan__context_sat_band(const clscan_context *ctx, clscan__tuning t, size_t elem);
 /* Internal, for tests and experiments: force wg_size/items (0, 0 returns to the policy). */
@@ -290,6 +294,9 @@ clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, size_t a_byte
 /* The configuration for (type, op) at size n on this context: tuning, work-group algorithm and
  * device features as the context's settings and policy give them. */
 clscan__config clscan__config_for(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n);
+/* The same under tuning t (the compaction's). */
+clscan__config clscan__config_with(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
+                                   clscan__tuning t);
 /* Single-pass status words for `tiles` slots and the counters; zeroed where new or when epochs wrap. */
 clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, int wide_words, cl_mem *status);
 /* The program of that configuration, built or found. Lock held. */

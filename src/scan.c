@@ -228,7 +228,12 @@ static int vector_io(const clscan_context *ctx, unsigned items, int stream, size
 
 clscan__config clscan__config_for(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n)
 {
-    clscan__tuning t = clscan__context_tuning(ctx, type);
+    return clscan__config_with(ctx, type, op, n, clscan__context_tuning(ctx, type));
+}
+
+clscan__config clscan__config_with(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
+                                   clscan__tuning t)
+{
     clscan_wg_algorithm wg = ctx->wg == CLSCAN_WG_AUTO ? clscan__policy_wg(&ctx->info, type, n) : ctx->wg;
     clscan__subgroup_kind sg = wg == CLSCAN_WG_SUBGROUP && !ctx->portable ? ctx->info.subgroups : CLSCAN__SG_NONE;
     size_t elem = clscan_type_size(type);

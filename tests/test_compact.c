@@ -96,7 +96,7 @@ static int compact_one(size_t n, clscan_type type, enum density d, unsigned char
 
 static void compact_sizes(clscan_type type)
 {
-    clscan__tuning t = clscan__context_tuning(ctx, type);
+    clscan__tuning t = clscan__context_compact_tuning(ctx, type);
     size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items;
     const size_t sizes[] = {0, 1, 2, 3, wg - 1, wg + 1, tile - 1, tile, tile + 1, 3 * tile - 1, 3 * tile + 1,
                             10007, ref_quick() ? 20011 : (1u << 20) + 123, 1 + ref_next(&rng) % 200000};

@@ -203,6 +203,11 @@ static void test_policy(void **state)
     assert_true(clscan__policy_tuning(&cpu, CLSCAN_FLOAT).items > 1);
     assert_false(t4.stream);                     /* GPUs hold items in registers; CPUs stream them */
     assert_true(clscan__policy_tuning(&cpu, CLSCAN_FLOAT).stream);
+    /* Compaction: the scans' tile on GPUs, its own on CPUs, in the same item mode. */
+    clscan__tuning c4 = clscan__policy_compact_tuning(&gpu, CLSCAN_INT32);
+    assert_true(c4.wg_size == t4.wg_size && c4.items == t4.items && c4.stream == t4.stream);
+    clscan__tuning cc = clscan__policy_compact_tuning(&cpu, CLSCAN_INT32), sc = clscan__policy_tuning(&cpu, CLSCAN_INT32);
+    assert_true(cc.wg_size * cc.items > 1 && cc.stream == sc.stream);
     for (int s = CLSCAN_STRATEGY_AUTO; s <= CLSCAN_STRATEGY_SINGLE_PASS; s++)
         for (int w = CLSCAN_WG_AUTO; w <= CLSCAN_WG_SUBGROUP; w++)
             assert_true(clscan__algorithm_implemented((clscan_strategy)s, (clscan_wg_algorithm)w));
