@@ -1,7 +1,7 @@
 /* clscan_summed_area_table. GPUs, bands of rows: sat_single_pass, one launch that reads and writes the
  * image once (a look-back down each column), or reduce-then-scan over tiles, four launches that read
- * it twice with no band waiting on another (sat_takes_three_passes picks). CPUs: sat_band_tables, one launch, a work-item a
- * band of rows (its column sums, a look-back down each column, its table). A single row or column is a
+ * it twice with no band waiting on another (sat_takes_three_passes picks). CPUs: sat_band_tables,
+ * one launch, a work-item a band of rows (its column sums, a look-back down each column, its table). A single row or column is a
  * plain scan and goes through the scan dispatch, which spreads one long line over the whole device. */
 #include "internal.h"
 
@@ -172,9 +172,10 @@ static int sat_takes_three_passes(const clscan_context *ctx, size_t bands)
  * anywhere, so tiles are never assumed aligned for vector loads anyway. */
 static clscan__config sat_config(const clscan_context *ctx, clscan_type type, size_t width)
 {
-    clscan__config cfg = clscan__config_for(ctx, type, CLSCAN_ADD, width);
+    const clscan__tuning t = clscan__context_tuning(ctx, type);
+    clscan__config cfg = clscan__config_with(ctx, type, CLSCAN_ADD, width, t);
     cfg.sat = 1;
-    cfg.sat_band = clscan__context_sat_band(ctx, clscan__context_tuning(ctx, type), clscan_type_size(type));
+    cfg.sat_band = clscan__context_sat_band(ctx, t, clscan_type_size(type));
     cfg.wg = CLSCAN_WG_HILLIS_STEELE;
     cfg.stream = 0;
     cfg.sg = CLSCAN__SG_NONE;
