@@ -16,6 +16,7 @@
 #define SAT_ROWS (SAT_BAND > 0 ? SAT_BAND : 1)   /* the file compiles alone; the host never launches it so */
 #define SAT_SEGS (WG_SIZE / SAT_ROWS)           /* work-items along one row of a chunk in the row phase */
 #define SAT_SEG_LEN (WG_SIZE / SAT_SEGS)        /* the columns each of them scans */
+#define SAT_SCAN_PART 32                        /* rows a work-item of sat_scan_sums holds (as src/sat.c) */
 
 /* Column x of band j (bands of `rows` rows) added up from the input: the look-backs' fallback when
  * band j has not published it. Bands that are looked back at are whole: only the last is short. */
@@ -483,29 +484,40 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
 
 /* The inclusive scan down each column of the rows x width array sums, in place: a group takes `cols`
  * columns (a power of two dividing WG_SIZE; runs of a row, coalesced) cut into WG_SIZE / cols parts
- * of rows; it adds up each part, scans the parts' totals in local memory, then rewrites each part
- * from its prefix. The host picks narrower groups for more rows, so that no work-item walks far. */
+ * of SAT_SCAN_PART rows. Each work-item holds its part in registers (its loads go out together, not
+ * one row after the last), the parts' totals are scanned in local memory, and each part is written
+ * back from its prefix. Taller arrays take several such blocks of rows, each column's sum carried
+ * from block to block; the host picks narrower groups for them, so that blocks are few. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_scan_sums(__global CLSCAN_T *sums, ulong width, ulong rows, uint cols)
 {
     __local CLSCAN_T part_total[WG_SIZE];
     const uint lid = get_local_id(0), part = lid / cols, c = lid - part * cols, parts = WG_SIZE / cols;
-    const ulong len = (rows + parts - 1) / parts, r0 = min(rows, part * len), r1 = min(rows, r0 + len);
     for (ulong x0 = get_group_id(0) * cols; x0 < width; x0 += get_num_groups(0) * cols) {
         const ulong x = x0 + c;
-        CLSCAN_T acc = CLSCAN_IDENTITY;
-        if (x < width)
-            for (ulong r = r0; r < r1; r++)
-                acc = CLSCAN_OP(acc, sums[r * width + x]);
-        part_total[lid] = acc;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        acc = CLSCAN_IDENTITY;
-        for (uint q = 0; q < part; q++)
-            acc = CLSCAN_OP(acc, part_total[q * cols + c]);
-        if (x < width)
-            for (ulong r = r0; r < r1; r++)
-                sums[r * width + x] = acc = CLSCAN_OP(acc, sums[r * width + x]);
-        barrier(CLK_LOCAL_MEM_FENCE);   /* part_total is read before the next columns overwrite it */
+        CLSCAN_T carry = CLSCAN_IDENTITY;   /* the column's sum over the blocks above */
+        for (ulong y0 = 0; y0 < rows; y0 += (ulong)parts * SAT_SCAN_PART) {
+            const ulong r0 = y0 + part * SAT_SCAN_PART;
+            CLSCAN_T v[SAT_SCAN_PART], acc = CLSCAN_IDENTITY;
+            for (uint i = 0; i < SAT_SCAN_PART; i++) {
+                v[i] = x < width && r0 + i < rows ? sums[(r0 + i) * width + x] : CLSCAN_IDENTITY;
+                acc = CLSCAN_OP(acc, v[i]);
+            }
+            part_total[lid] = acc;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            acc = carry;
+            for (uint q = 0; q < parts; q++) {   /* a select, not a loop of `part` rounds: no lane waits */
+                const CLSCAN_T t = part_total[q * cols + c];
+                acc = q < part ? CLSCAN_OP(acc, t) : acc;
+                carry = CLSCAN_OP(carry, t);
+            }
+            for (uint i = 0; i < SAT_SCAN_PART; i++) {
+                acc = CLSCAN_OP(acc, v[i]);
+                if (x < width && r0 + i < rows)
+                    sums[(r0 + i) * width + x] = acc;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);   /* part_total is read before the next block overwrites it */
+        }
     }
 }
 

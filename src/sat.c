@@ -84,9 +84,9 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
     return st;
 }
 
-/* Columns a group of sat_scan_sums takes: 32 (a coalesced run of a row) while each part of a column
- * is at most SAT_SCAN_PART rows, fewer for taller arrays (down to 8: a 32-byte sector a row for 4-byte
- * elements), so that work-items walk few rows one after another. */
+/* Columns a group of sat_scan_sums takes: 32 (a coalesced run of a row) while its parts of
+ * SAT_SCAN_PART rows (as cl/sat.cl) cover the array in one block, fewer for taller arrays (down to 8:
+ * a 32-byte sector a row for 4-byte elements), so that its blocks of rows, one after another, are few. */
 #define SAT_SCAN_PART 32
 static cl_uint sat_scan_cols(unsigned wg, size_t rows)
 {
