@@ -84,13 +84,13 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
     return st;
 }
 
-/* Columns a group of sat_scan_sums takes: 32 (a coalesced run of a row) while its parts of
- * SAT_SCAN_PART rows (as cl/sat.cl) cover the array in one block, fewer for taller arrays (down to 8:
- * a 32-byte sector a row for 4-byte elements), so that its blocks of rows, one after another, are few. */
+/* Columns a group of sat_scan_sums takes: as many as leave it parts of SAT_SCAN_PART rows (as
+ * cl/sat.cl) enough to cover the array in one block, so that short arrays keep every work-item busy,
+ * but at least 8 (a 32-byte sector a row for 4-byte elements): taller arrays take several blocks. */
 #define SAT_SCAN_PART 32
 static cl_uint sat_scan_cols(unsigned wg, size_t rows)
 {
-    cl_uint cols = wg < 32 ? wg : 32;
+    cl_uint cols = wg;   /* a power of two */
     while (cols > 8 && (size_t)(wg / cols) * SAT_SCAN_PART < rows)
         cols /= 2;
     return cols;
