@@ -1,8 +1,9 @@
 /* clscan_summed_area_table. GPUs, bands of rows: sat_single_pass, one launch that reads and writes the
  * image once (a look-back down each column), or reduce-then-scan over tiles, four launches that read
  * it twice with no band waiting on another (sat_takes_three_passes picks). CPUs: sat_band_tables,
- * one launch, a work-item a band of rows (its column sums, a look-back down each column, its table). A single row or column is a
- * plain scan and goes through the scan dispatch, which spreads one long line over the whole device. */
+ * one launch, a work-item a band of rows (its column sums, a look-back down each column, its table).
+ * A single row or column is a plain scan and goes through the scan dispatch, which spreads one long
+ * line over the whole device. */
 #include "internal.h"
 
 /* A status slot per column of every band; the band counter hands out 31-bit numbers. */
@@ -86,7 +87,8 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
 
 /* Columns a group of sat_scan_sums takes: as many as leave it parts of SAT_SCAN_PART rows (as
  * cl/sat.cl) enough to cover the array in one block, so that short arrays keep every work-item busy,
- * but at least 8 (a 32-byte sector a row for 4-byte elements): taller arrays take several blocks. */
+ * but at least 8 (a 32-byte sector a row for 4-byte elements): taller arrays take several blocks.
+ * The kernel walks however many blocks there are: were the two values to differ, only speed would. */
 #define SAT_SCAN_PART 32
 static cl_uint sat_scan_cols(unsigned wg, size_t rows)
 {
