@@ -39,11 +39,10 @@ int clscan__compact_one_pass_fits(size_t n, size_t tiles)
     return (uint64_t)n <= UINT32_MAX && clscan__sp_tiles_fit(tiles);
 }
 
-/* A blocking read of one value the launches left on the device. */
+/* One value the launches left on the device. */
 static clscan_status read_count(clscan_context *ctx, cl_mem buf, size_t offset, void *value, size_t size)
 {
-    cl_int err = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, offset, size, value, 0, NULL, NULL);
-    return err == CL_SUCCESS ? CLSCAN_SUCCESS : clscan__fail_cl(ctx, "clEnqueueReadBuffer (compaction count)", err);
+    return clscan__read_back(ctx, buf, offset, size, value, "compaction count");
 }
 
 static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem flags,

@@ -203,6 +203,8 @@ struct clscan_context {
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
     char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
     cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
+    cl_mem landing;                 /* host memory, mapped for the context's life, where read_back reads into */
+    void *landing_host;
     cl_uint sp_epoch;               /* the last single-pass launch's epoch; 0 before the first */
     int sp_wide_words;              /* the status words in the array are 64-bit */
     int cache_on;
@@ -223,6 +225,12 @@ clscan_status clscan__fail_cl(clscan_context *ctx, const char *call, cl_int err)
 /* Scratch buffer of at least bytes in slot (a block-sum level, or CLSCAN__SCRATCH_TOTALS), grown on
  * demand. Lock held. */
 clscan_status clscan__scratch(clscan_context *ctx, unsigned slot, size_t bytes, cl_mem *out);
+/* Reads size (<= CLSCAN__LANDING_BYTES) bytes at offset of buf, which the enqueued launches leave
+ * there, into value, waiting for them; what names the value in an error. value is written only on
+ * success. */
+#define CLSCAN__LANDING_BYTES 64
+clscan_status clscan__read_back(clscan_context *ctx, cl_mem buf, size_t offset, size_t size, void *value,
+                                const char *what);
 /* One kernel argument: a buffer (NULL allowed) or a scalar. */
 typedef struct clscan__arg { size_t size; const void *value; } clscan__arg;
 #define CLSCAN__MEM(m) ((clscan__arg){sizeof(cl_mem), (m) ? (const void *)&(m) : NULL})

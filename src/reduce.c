@@ -86,11 +86,8 @@ clscan_status clscan__reduce_run(clscan_context *ctx, cl_mem in, size_t n, clsca
     cl_mem result_buf = NULL;
     char value[8];
     clscan_status st = reduce_enqueue(ctx, in, n, type, op, &result_buf);
-    cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, result_buf, CL_TRUE, 0,
-                                                            clscan_type_size(type), value, 0, NULL, NULL)
-                                      : CL_SUCCESS;
-    if (err != CL_SUCCESS)
-        st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (reduce result)", err);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__read_back(ctx, result_buf, 0, clscan_type_size(type), value, "reduce result");
     if (st == CLSCAN_SUCCESS)   /* *result is written only on success */
         memcpy(result, value, clscan_type_size(type));
     return st;

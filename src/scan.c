@@ -133,10 +133,8 @@ clscan_status clscan__scan_split_total(clscan_context *ctx, cl_mem in, size_t n,
     /* Tile number `tiles` lies past n: its total is the identity, and its exclusive prefix the total. */
     st = tile_prefixes(ctx, p, in, n, tiles + 1, &totals);
     char value[8];
-    cl_int err = st == CLSCAN_SUCCESS ? clEnqueueReadBuffer(ctx->queue, totals, CL_TRUE, tiles * elem, elem, value,
-                                                            0, NULL, NULL) : CL_SUCCESS;
-    if (err != CL_SUCCESS)
-        st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (split scan total)", err);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__read_back(ctx, totals, tiles * elem, elem, value, "split scan total");
     if (st == CLSCAN_SUCCESS)
         memcpy(total, value, elem);
     return st;

@@ -299,6 +299,27 @@ HOOK_ENQUEUE(clEnqueueFillBuffer,
              (cl_command_queue queue, cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset,
               size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event),
              (queue, buffer, pattern, pattern_size, offset, size, num_events, wait_list, event))
+/* A map fails as a buffer's creation does; its pointer is not an object the library holds. */
+__typeof__(clEnqueueMapBuffer) clscan_fault_clEnqueueMapBuffer;
+void *clscan_fault_clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
+                                      size_t offset, size_t size, cl_uint num_events, const cl_event *wait_list,
+                                      cl_event *event, cl_int *errcode_ret)
+{
+    cl_int code = FIRE("clEnqueueMapBuffer", alloc_codes);
+    if (code != CL_SUCCESS) {
+        if (errcode_ret)
+            *errcode_ret = code;
+        return NULL;
+    }
+    void *p = clEnqueueMapBuffer(queue, buffer, blocking, flags, offset, size, num_events, wait_list, event, errcode_ret);
+    if (p && event)
+        hold(&cl_objects, *event);
+    return p;
+}
+HOOK_ENQUEUE(clEnqueueUnmapMemObject,
+             (cl_command_queue queue, cl_mem mem, void *mapped, cl_uint num_events, const cl_event *wait_list,
+              cl_event *event),
+             (queue, mem, mapped, num_events, wait_list, event))
 HOOK_ENQUEUE(clEnqueueBarrierWithWaitList,
              (cl_command_queue queue, cl_uint num_events, const cl_event *wait_list, cl_event *event),
              (queue, num_events, wait_list, event))
