@@ -5,8 +5,8 @@
  * left to right, each column's sum over the rows above the band from a decoupled look-back over the
  * bands above with the status words of the single-pass scan, groups taking bands in the order of an
  * atomic counter. Or reduce-then-scan (sat_band_sums, sat_scan_sums, sat_band_carries, then
- * sat_seeded_tiles: the image read twice): every tile's table on its own, seeded from above and
- * from the left by sums made beforehand; no group waits on another, none walks a band.
+ * sat_seeded_tiles: the image read twice): every tile's table seeded from above and from the left by
+ * sums made beforehand, a group walking a segment of bands down a chunk; no group waits on another.
  * CPUs (sat_band_tables): one launch, a work-item a band of whole rows (about one band a core). It
  * adds up its band's columns, looks back down each column with the same status words, then writes
  * its band's table: the image is read twice and written once, all in long sequential runs. */
@@ -427,80 +427,109 @@ void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
 
 /* ---- GPUs: reduce-then-scan, four launches ------------------------------------------------------- */
 /* The image in tiles of SAT_ROWS x WG_SIZE, tile t = b * chunks + c the chunk c of band b. The first
- * three launches leave, for the last one, each tile's seeds: its columns' sums over the bands above
- * (above(b, x): sums, a row a band, scanned down the columns) and its rows' sums left of the tile
- * from the top of the image (edge(t, r): carries, SAT_ROWS a tile). Then every tile is a task of
- * its own, as in scan_tiles: no group walks a band, none waits on another.
- * sums has width + chunks columns: the columns' band totals, then the bands' chunk totals. */
+ * three launches leave, for the last one, each tile's seeds: its columns' sums over the segments of
+ * bands above (sums, a row a segment, scanned down the columns) and its rows' sums left of the tile
+ * from the top of the image (edge(t, r): carries, SAT_ROWS a tile). The passes over the image walk a
+ * segment's tiles down a chunk, each group on its own: none waits on another.
+ * sums has width + chunks columns and a row for every band but the last: in the first width columns
+ * the segments' column sums (a row a segment), then the bands' chunk totals (a row a band). */
 
-/* Column x of tile t's rows (identity past the image's edge and past the last tile). */
-void sat_tile_column(__global const CLSCAN_T *in, ulong t, ulong width, ulong height, ulong num_bands,
+/* Column x of chunk c of band b (identity past the image's edge and past the last band). */
+void sat_tile_column(__global const CLSCAN_T *in, uint b, uint c, ulong width, ulong height, uint num_bands,
                      CLSCAN_T col[SAT_ROWS])
 {
-    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, b = t / chunks, x = (t - b * chunks) * WG_SIZE + get_local_id(0);
-    sat_load_column(in, col, b * SAT_ROWS, t < num_bands * chunks ? sat_band_rows(b, height) : 0, x, width);
+    sat_load_column(in, col, (ulong)b * SAT_ROWS, b < num_bands ? sat_band_rows(b, height) : 0,
+                    (ulong)c * WG_SIZE + get_local_id(0), width);
 }
 
-/* A tile's sums (a task a tile): sums[b][x] = column x summed over band b, sums[b][width + c] = band
- * b's total over chunk c (every band but the last), and carries[t * SAT_ROWS + r] = the sum of rows 0
- * .. r of the band over the chunk (every band). The band's SAT_ROWS loads go out at once
- * (sat_load_column, unrolled), where the fallback's sat_band_column walks a runtime number of rows. */
+/* Both passes over the image take tasks: task k is a segment of `seg` bands (segment k / chunks) down
+ * chunk k % chunks, its tiles top to bottom; a group takes tasks g, g + groups, ... A column's sum over
+ * the segment so far stays in a register, so that only a row of sums a segment, not a band, goes
+ * through memory and through sat_scan_sums. The host keeps the tiles under 2^32: task, band and tile
+ * numbers are uint, whose divisions cost a fraction of 64-bit ones. */
+
+/* The first band and the chunk of task k (a band past the last past the last task). */
+void sat_task_start(uint k, uint seg, uint chunks, uint *b, uint *c)
+{
+    const uint s = k / chunks;   /* no `%` beside the `/`: LLVM pairs them with a `freeze`, which Oclgrind cannot run */
+    *b = s * seg, *c = k - s * chunks;
+}
+
+/* A tile's sums (a task's tiles in turn): sums[s][x] = column x summed over segment s's bands (every
+ * segment but the last), sums[b][width + c] = band b's total over chunk c (every band but the last),
+ * and carries[t * SAT_ROWS + r] = the sum of rows 0 .. r of the band over the chunk (every band). The
+ * band's SAT_ROWS loads go out at once (sat_load_column, unrolled), where the fallback's
+ * sat_band_column walks a runtime number of rows. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __global CLSCAN_T *carries, ulong width,
-                   ulong height, ulong num_bands)
+                   ulong height, uint num_bands, uint seg)
 {
     __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
     __local CLSCAN_T runs[WG_SIZE];
-    const uint lid = get_local_id(0);
-    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, tasks = num_bands * chunks, stride = width + chunks;
+    const uint lid = get_local_id(0), groups = get_num_groups(0), chunks = (uint)((width + WG_SIZE - 1) / WG_SIZE);
+    const uint tasks = (num_bands + seg - 1) / seg * chunks;
+    const ulong stride = width + chunks;
     CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS];
-    ulong t = get_group_id(0);
-    sat_tile_column(in, t, width, height, num_bands, col);
-    for (; t < tasks; t += get_num_groups(0)) {
-        /* No `%` beside the `/`: LLVM then pairs them with a `freeze`, which Oclgrind cannot run. */
-        const ulong b = t / chunks, c = t - b * chunks, x = c * WG_SIZE + lid;
-        const CLSCAN_T sum = sat_column_prefix(col);
-        if (b + 1 < num_bands && x < width)
-            sums[b * stride + x] = sum;
-        /* The next tile's loads go out now and land while this one is summed in local memory. */
-        sat_tile_column(in, t + get_num_groups(0), width, height, num_bands, ahead);
-        /* Row r's prefix summed along the chunk: each run's total, then the runs of a row (the tile is
-         * read before the second barrier, so the next task may rewrite it). */
-        sat_chunk_runs(col, CLSCAN_IDENTITY, tile, runs);
-        if (lid < SAT_ROWS) {
-            CLSCAN_T edge = CLSCAN_IDENTITY;
-            for (uint q = 0; q < SAT_SEGS; q++)
-                edge = CLSCAN_OP(edge, runs[lid * SAT_SEGS + q]);
-            carries[t * SAT_ROWS + lid] = edge;
-            if (lid == SAT_ROWS - 1 && b + 1 < num_bands)
-                sums[b * stride + width + c] = edge;
+    uint k = get_group_id(0), nb, nc;
+    sat_task_start(k, seg, chunks, &nb, &nc);
+    sat_tile_column(in, nb, nc, width, height, num_bands, col);
+    for (; k < tasks; k += groups) {
+        const uint s = k / chunks, c = k - s * chunks, b1 = min(s * seg + seg, num_bands);
+        const ulong x = (ulong)c * WG_SIZE + lid;
+        CLSCAN_T down = CLSCAN_IDENTITY;   /* column x over the segment's bands so far */
+        for (uint b = s * seg; b < b1; b++) {
+            const ulong t = (ulong)b * chunks + c;
+            down = CLSCAN_OP(down, sat_column_prefix(col));
+            /* The next tile's loads go out now and land while this one is summed in local memory. */
+            if (b + 1 < b1)
+                nb = b + 1, nc = c;
+            else
+                sat_task_start(k + groups, seg, chunks, &nb, &nc);
+            sat_tile_column(in, nb, nc, width, height, num_bands, ahead);
+            /* Row r's prefix summed along the chunk: each run's total, then the runs of a row (the
+             * tile is read before the second barrier, so the next tile may rewrite it). */
+            sat_chunk_runs(col, CLSCAN_IDENTITY, tile, runs);
+            if (lid < SAT_ROWS) {
+                CLSCAN_T edge = CLSCAN_IDENTITY;
+                for (uint q = 0; q < SAT_SEGS; q++)
+                    edge = CLSCAN_OP(edge, runs[lid * SAT_SEGS + q]);
+                carries[t * SAT_ROWS + lid] = edge;
+                if (lid == SAT_ROWS - 1 && b + 1 < num_bands)
+                    sums[b * stride + width + c] = edge;
+            }
+            /* runs[] is next written after the next tile's first barrier, which its readers pass
+             * after reading it. */
+            for (uint r = 0; r < SAT_ROWS; r++)
+                col[r] = ahead[r];
         }
-        /* runs[] is next written after the next task's first barrier, which its readers pass after
-         * reading it. */
-        for (uint r = 0; r < SAT_ROWS; r++)
-            col[r] = ahead[r];
+        if (b1 < num_bands && x < width)
+            sums[s * stride + x] = down;
     }
 }
 
-/* The inclusive scan down each column of the rows x width array sums, in place: a group takes `cols`
- * columns (a power of two dividing WG_SIZE; runs of a row, coalesced) cut into WG_SIZE / cols parts
- * of SAT_SCAN_PART rows. Each work-item holds its part in registers (its loads go out together, not
- * one row after the last), the parts' totals are scanned in local memory, and each part is written
- * back from its prefix. Taller arrays take several such blocks of rows, each column's sum carried
- * from block to block; the host picks narrower groups for them, so that blocks are few. */
+/* The inclusive scan down each column of sums (rows `stride` apart), in place: columns below width
+ * have seg_rows rows (the segments' column sums), the rest band_rows (the bands' chunk totals). A
+ * group takes `cols` columns (a power of two dividing WG_SIZE; runs of a row, coalesced) cut into
+ * WG_SIZE / cols parts of SAT_SCAN_PART rows. Each work-item holds its part in registers (its loads go
+ * out together, not one row after the last), the parts' totals are scanned in local memory, and each
+ * part is written back from its prefix. Taller arrays take several such blocks of rows, each
+ * column's sum carried from block to block; the host picks narrower groups for them, so that blocks
+ * are few. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void sat_scan_sums(__global CLSCAN_T *sums, ulong width, ulong rows, uint cols)
+void sat_scan_sums(__global CLSCAN_T *sums, ulong stride, ulong width, ulong seg_rows, ulong band_rows, uint cols)
 {
     __local CLSCAN_T part_total[WG_SIZE];
     const uint lid = get_local_id(0), part = lid / cols, c = lid - part * cols, parts = WG_SIZE / cols;
-    for (ulong x0 = get_group_id(0) * cols; x0 < width; x0 += get_num_groups(0) * cols) {
+    for (ulong x0 = get_group_id(0) * cols; x0 < stride; x0 += get_num_groups(0) * cols) {
         const ulong x = x0 + c;
+        /* The same number of blocks for the whole group (its barriers), each column its own rows. */
+        const ulong rows = x0 + cols > width ? band_rows : seg_rows, mine = x >= stride ? 0 : x < width ? seg_rows : band_rows;
         CLSCAN_T carry = CLSCAN_IDENTITY;   /* the column's sum over the blocks above */
         for (ulong y0 = 0; y0 < rows; y0 += (ulong)parts * SAT_SCAN_PART) {
             const ulong r0 = y0 + part * SAT_SCAN_PART;
             CLSCAN_T v[SAT_SCAN_PART], acc = CLSCAN_IDENTITY;
             for (uint i = 0; i < SAT_SCAN_PART; i++) {
-                v[i] = x < width && r0 + i < rows ? sums[(r0 + i) * width + x] : CLSCAN_IDENTITY;
+                v[i] = r0 + i < mine ? sums[(r0 + i) * stride + x] : CLSCAN_IDENTITY;
                 acc = CLSCAN_OP(acc, v[i]);
             }
             part_total[lid] = acc;
@@ -513,8 +542,8 @@ void sat_scan_sums(__global CLSCAN_T *sums, ulong width, ulong rows, uint cols)
             }
             for (uint i = 0; i < SAT_SCAN_PART; i++) {
                 acc = CLSCAN_OP(acc, v[i]);
-                if (x < width && r0 + i < rows)
-                    sums[(r0 + i) * width + x] = acc;
+                if (r0 + i < mine)
+                    sums[(r0 + i) * stride + x] = acc;
             }
             barrier(CLK_LOCAL_MEM_FENCE);   /* part_total is read before the next block overwrites it */
         }
@@ -559,45 +588,57 @@ void sat_band_carries(__global const CLSCAN_T *sums, __global CLSCAN_T *carries,
     }
 }
 
-/* What a tile needs from memory: column x of its rows, the column's seed (the sum over the bands
- * above) and, for work-items below SAT_ROWS, row lid's sum left of the tile. Nothing past the last task. */
+/* What the tile of chunk c of band b needs from memory: column x of its rows; for work-items below
+ * SAT_ROWS, row lid's sum left of the tile; and at a task's first tile (first), the column's seed,
+ * its sum over the segments above. Nothing past the last band. */
 void sat_tile_load(__global const CLSCAN_T *in, __global const CLSCAN_T *sums, __global const CLSCAN_T *carries,
-                   ulong t, ulong width, ulong height, ulong num_bands, CLSCAN_T col[SAT_ROWS], CLSCAN_T *seed,
-                   CLSCAN_T *edge)
+                   uint b, uint c, int first, uint seg, ulong width, ulong height, uint num_bands,
+                   CLSCAN_T col[SAT_ROWS], CLSCAN_T *seed, CLSCAN_T *edge)
 {
-    const uint lid = get_local_id(0);
-    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, b = t / chunks, x = (t - b * chunks) * WG_SIZE + lid;
-    const int live = t < num_bands * chunks;
-    sat_tile_column(in, t, width, height, num_bands, col);
-    *seed = live && b > 0 && x < width ? sums[(b - 1) * (width + chunks) + x] : CLSCAN_IDENTITY;
-    *edge = live && lid < SAT_ROWS ? carries[t * SAT_ROWS + lid] : CLSCAN_IDENTITY;
+    const uint lid = get_local_id(0), chunks = (uint)((width + WG_SIZE - 1) / WG_SIZE);
+    const ulong x = (ulong)c * WG_SIZE + lid;
+    const int live = b < num_bands;
+    sat_tile_column(in, b, c, width, height, num_bands, col);
+    *seed = live && first && b > 0 && x < width ? sums[(ulong)(b / seg - 1) * (width + chunks) + x] : CLSCAN_IDENTITY;
+    *edge = live && lid < SAT_ROWS ? carries[((ulong)b * chunks + c) * SAT_ROWS + lid] : CLSCAN_IDENTITY;
 }
 
-/* The table, a task a tile, seeded from above (sums) and from the left (carries); each group loads
- * its next tile while it scans this one. */
+/* The table, a task at a time, each tile seeded from above (the segments above, then the tiles above
+ * it in the segment, summed in a register) and from the left (carries); each group loads its next
+ * tile while it scans this one. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_seeded_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *sums,
-                      __global const CLSCAN_T *carries, ulong width, ulong height, ulong num_bands)
+                      __global const CLSCAN_T *carries, ulong width, ulong height, uint num_bands, uint seg)
 {
     __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
     __local CLSCAN_T runs[WG_SIZE];
     __local CLSCAN_T carry[SAT_ROWS];
-    const uint lid = get_local_id(0);
-    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, tasks = num_bands * chunks;
+    const uint lid = get_local_id(0), groups = get_num_groups(0), chunks = (uint)((width + WG_SIZE - 1) / WG_SIZE);
+    const uint tasks = (num_bands + seg - 1) / seg * chunks;
     CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS], seed, seed_ahead, edge, edge_ahead;
-    ulong t = get_group_id(0);
-    sat_tile_load(in, sums, carries, t, width, height, num_bands, col, &seed, &edge);
-    for (; t < tasks; t += get_num_groups(0)) {
-        const ulong b = t / chunks, x = (t - b * chunks) * WG_SIZE + lid;
-        sat_column_prefix(col);
-        sat_tile_load(in, sums, carries, t + get_num_groups(0), width, height, num_bands, ahead, &seed_ahead,
-                      &edge_ahead);
-        /* The last tile's readers of carry[] passed its last barrier before this work-item got here. */
-        if (lid < SAT_ROWS)
-            carry[lid] = edge;
-        sat_chunk(out, col, seed, b * SAT_ROWS, sat_band_rows(b, height), x, width, 0, tile, runs, carry);
-        for (uint r = 0; r < SAT_ROWS; r++)
-            col[r] = ahead[r];
-        seed = seed_ahead, edge = edge_ahead;
+    uint k = get_group_id(0), nb, nc;
+    sat_task_start(k, seg, chunks, &nb, &nc);
+    sat_tile_load(in, sums, carries, nb, nc, 1, seg, width, height, num_bands, col, &seed, &edge);
+    for (; k < tasks; k += groups) {
+        const uint s = k / chunks, c = k - s * chunks, b1 = min(s * seg + seg, num_bands);
+        const ulong x = (ulong)c * WG_SIZE + lid;
+        for (uint b = s * seg; b < b1; b++) {
+            const CLSCAN_T total = sat_column_prefix(col);
+            const int first = b + 1 == b1;   /* the next tile starts a task */
+            if (first)
+                sat_task_start(k + groups, seg, chunks, &nb, &nc);
+            else
+                nb = b + 1, nc = c;
+            sat_tile_load(in, sums, carries, nb, nc, first, seg, width, height, num_bands, ahead, &seed_ahead,
+                          &edge_ahead);
+            /* The last tile's readers of carry[] passed its last barrier before this work-item got here. */
+            if (lid < SAT_ROWS)
+                carry[lid] = edge;
+            sat_chunk(out, col, seed, (ulong)b * SAT_ROWS, sat_band_rows(b, height), x, width, 0, tile, runs, carry);
+            for (uint r = 0; r < SAT_ROWS; r++)
+                col[r] = ahead[r];
+            seed = first ? seed_ahead : CLSCAN_OP(seed, total);
+            edge = edge_ahead;
+        }
     }
 }

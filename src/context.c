@@ -135,6 +135,8 @@ static clscan_status init_common(clscan_context *ctx)
     extra_defines(getenv("CLSCAN_EXTRA_DEFINES"), ctx->extra_defines, sizeof ctx->extra_defines);
     const char *band = getenv("CLSCAN_SAT_BAND");   /* experiments: as clscan__set_sat_band */
     ctx->sat_band = band ? atoi(band) : 0;
+    const char *segment = getenv("CLSCAN_SAT_SEGMENT");   /* experiments: as clscan__set_sat_segment */
+    ctx->sat_segment = segment ? atoi(segment) : 0;
     const char *dump = getenv("CLSCAN_DUMP_SOURCE");
     ctx->dump_source = dump && strcmp(dump, "1") == 0;
     if (pthread_mutex_init(&ctx->lock, NULL) != 0)
@@ -305,6 +307,13 @@ void clscan__set_sat_band(clscan_context *ctx, int band)
 {
     pthread_mutex_lock(&ctx->lock);
     ctx->sat_band = band;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+void clscan__set_sat_segment(clscan_context *ctx, int bands)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->sat_segment = bands;
     pthread_mutex_unlock(&ctx->lock);
 }
 

@@ -200,6 +200,7 @@ struct clscan_context {
     unsigned sort_radix_bits;       /* tests: 0 the policy's, 1 the split reference path, else bits */
     int sat_band;                   /* tests: 0 the policy's, -1 the CPU shape (-k: bands of k rows), else rows per band */
     int sat_path;                   /* tests: GPU tables by CLSCAN__SAT_POLICY, _SINGLE_PASS or _THREE_PASS */
+    int sat_segment;                /* tests: 0 the policy's, else bands a task of the GPU three passes walks */
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
     char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
     cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
@@ -268,6 +269,7 @@ void clscan__set_items_mode(clscan_context *ctx, int mode);
 void clscan__set_sort_radix(clscan_context *ctx, unsigned bits);
 /* Internal, for tests: rows per band of later summed-area tables (0 the policy's; -1 the CPU shape). */
 void clscan__set_sat_band(clscan_context *ctx, int band);
+void clscan__set_sat_segment(clscan_context *ctx, int bands);
 /* Internal, for tests: which GPU summed-area strategy later tables take. */
 enum { CLSCAN__SAT_POLICY, CLSCAN__SAT_SINGLE_PASS, CLSCAN__SAT_THREE_PASS };
 void clscan__set_sat_path(clscan_context *ctx, int path);

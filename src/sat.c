@@ -102,19 +102,39 @@ static cl_uint sat_scan_cols(unsigned wg, size_t rows)
  * registers a work-item). */
 #define SAT_WAVE 2
 
-/* Whether the scratch of sat_three_pass fits size_t: bands - 1 rows of width + chunks sums, and a
- * band's SAT_ROWS carries a tile, elements of up to 8 bytes. */
-static int sat_tiles_fit(size_t width, size_t chunks, size_t bands, size_t band)
+/* Bands a task of the passes over the image walks down its chunk (a segment): the column sums are
+ * carried in registers from tile to tile, so the sums written, scanned and read again shrink by that
+ * much (8 MB of each for float 8192 x 8192 in bands of 32 rows). The most, up to SAT_SEGMENT_MAX,
+ * that leave the busiest group no more tiles than a task a tile would; a test or experiment may set
+ * it (ctx->sat_segment). */
+#define SAT_SEGMENT_MAX 32
+static size_t sat_segment(const clscan_context *ctx, size_t bands, size_t chunks, size_t groups)
 {
-    return width + chunks > width && bands <= SIZE_MAX / 8 / (width + chunks) && chunks <= SIZE_MAX / 8 / band / bands;
+    if (ctx->sat_segment > 0)
+        return (size_t)ctx->sat_segment < bands ? (size_t)ctx->sat_segment : bands;
+    const size_t busiest = clscan__tiles(bands * chunks, groups);
+    size_t seg = 1;
+    for (size_t k = 2; k <= SAT_SEGMENT_MAX && k <= bands; k++)
+        if (clscan__tiles(clscan__tiles(bands, k) * chunks, groups) * k <= busiest)
+            seg = k;
+    return seg;
 }
 
-/* Reduce-then-scan over tiles of a band's rows x a group's columns: each tile's column sums and its
- * rows' prefix totals (the image read once), their scans down the bands and along each band (small
- * arrays: a row of sums a band, SAT_ROWS values a tile), then every tile's table on its own, seeded
- * from above and from the left (read and written once more). Four launches, no band waits on
- * another and no group walks a band: 1.5 copies' traffic against single-pass's one, but neither its
- * chain of look-backs through every band nor a band's chunks one after another. */
+/* Whether the scratch of sat_three_pass fits size_t (bands - 1 rows of width + chunks sums, and a
+ * band's SAT_ROWS carries a tile, elements of up to 8 bytes) and its tile numbers fit the kernels'
+ * uint (with room for the tasks a wave of groups runs past the last). */
+static int sat_tiles_fit(size_t width, size_t chunks, size_t bands, size_t band)
+{
+    return width + chunks > width && bands <= SIZE_MAX / 8 / (width + chunks) && chunks <= SIZE_MAX / 8 / band / bands &&
+           chunks <= (UINT32_MAX - 65536) / (bands + 1);   /* the kernels' uint numbers: tiles, tasks + groups */
+}
+
+/* Reduce-then-scan over tiles of a band's rows x a group's columns: each segment's column sums and
+ * each tile's rows' prefix totals (the image read once), their scans down the segments and along each
+ * band (small arrays: a row of sums a segment, SAT_ROWS values a tile), then every tile's table,
+ * seeded from above and from the left (read and written once more), a segment's tiles down a chunk by
+ * one group. Four launches, no band waits on another: 1.5 copies' traffic against single-pass's one,
+ * but not its chain of look-backs through every band. */
 static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                     size_t width, size_t height, size_t elem)
 {
@@ -123,23 +143,27 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
     if (!sat_tiles_fit(width, chunks, bands, band))
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too much scratch", width,
                             height);
+    /* The passes over the image: groups that stay, a wave of them, each loading its next tile while
+     * it works on this one. */
+    const size_t wave = SAT_WAVE * (size_t)ctx->info.compute_units, groups = tiles < wave ? tiles : wave;
+    const size_t seg = sat_segment(ctx, bands, chunks, groups), segments = clscan__tiles(bands, seg);
     cl_mem sums = NULL, carries = NULL;
     clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_CARRIES, tiles * band * elem, &carries);
     if (st == CLSCAN_SUCCESS && bands > 1)
         st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, (bands - 1) * (width + chunks) * elem, &sums);
-    cl_ulong w = width, h = height, bands64 = bands, rows = bands - 1, stride = width + chunks;
-    /* The passes over the image: groups that stay, a wave of them, each loading its next tile while
-     * it works on this one. */
-    const size_t wave = SAT_WAVE * (size_t)ctx->info.compute_units, groups = tiles < wave ? tiles : wave;
+    cl_ulong w = width, h = height, bands64 = bands, stride = width + chunks;
+    cl_uint bands32 = (cl_uint)bands, seg32 = (cl_uint)seg;
+    cl_ulong seg_rows = segments - 1, band_rows = bands - 1;
     if (st == CLSCAN_SUCCESS) {
         const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w),
-                                    CLSCAN__VAL(h), CLSCAN__VAL(bands64)};
+                                    CLSCAN__VAL(h), CLSCAN__VAL(bands32), CLSCAN__VAL(seg32)};
         st = clscan__launch_into(ctx, p, p->sat_band_sums, "sat_band_sums", args, sizeof args / sizeof args[0], groups,
                                  carries);
     }
     if (st == CLSCAN_SUCCESS && bands > 2) {
         cl_uint cols = sat_scan_cols(p->config.wg_size, bands - 1);
-        const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(stride), CLSCAN__VAL(rows), CLSCAN__VAL(cols)};
+        const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(stride), CLSCAN__VAL(w), CLSCAN__VAL(seg_rows),
+                                    CLSCAN__VAL(band_rows), CLSCAN__VAL(cols)};
         st = clscan__launch_into(ctx, p, p->sat_scan_sums, "sat_scan_sums", args, sizeof args / sizeof args[0],
                                  clscan__tiles(width + chunks, cols), sums);
     }
@@ -150,7 +174,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
     }
     if (st == CLSCAN_SUCCESS) {
         const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(sums), CLSCAN__MEM(carries),
-                                    CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(bands64)};
+                                    CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(bands32), CLSCAN__VAL(seg32)};
         st = clscan__launch(ctx, p, p->sat_seeded_tiles, "sat_seeded_tiles", args, sizeof args / sizeof args[0],
                             groups);
     }

@@ -2,8 +2,8 @@
  * the unsigned type for integers, so wrap-around matches, and in long double for floats, within
  * terms * eps * the sum of magnitudes): every type, 1x1, 1xN, Nx1, odd sizes, widths around the
  * work-group, tile and band, in place and not; the other item mode; the path the policy does not pick
- * (single-pass bands or a work-item a band), the CPU shape with short bands, the forced look-back
- * fallback of both; bad arguments. $CLSCAN_TEST_SEED replays. */
+ * (single-pass bands or a work-item a band), the CPU shape with short bands, the three passes' segments
+ * of bands forced, the forced look-back fallback of both; bad arguments. $CLSCAN_TEST_SEED replays. */
 #include "internal.h"
 #include "ref.h"
 #include <float.h>
@@ -193,7 +193,8 @@ static void forced_fallback(int band)
     assert_true(after > before);
 }
 
-/* Both GPU strategies (single-pass and three passes), whichever the policy picks for a shape. */
+/* Both GPU strategies (single-pass and three passes), whichever the policy picks for a shape; three
+ * passes again with segments of one band and of three (the last segment of most shapes short). */
 static void gpu_paths(clscan_type a, clscan_type b)
 {
     for (int path = CLSCAN__SAT_SINGLE_PASS; path <= CLSCAN__SAT_THREE_PASS; path++) {
@@ -201,6 +202,12 @@ static void gpu_paths(clscan_type a, clscan_type b)
         sat_shapes(a);
         sat_shapes(b);
     }
+    const int segments[] = {1, 3};
+    for (size_t i = 0; i < sizeof segments / sizeof segments[0]; i++) {
+        clscan__set_sat_segment(ctx, segments[i]);
+        sat_shapes(b);
+    }
+    clscan__set_sat_segment(ctx, 0);
     clscan__set_sat_path(ctx, CLSCAN__SAT_POLICY);
 }
 
