@@ -448,7 +448,7 @@ void sat_tile_column(__global const CLSCAN_T *in, uint b, uint c, ulong width, u
  * through memory and through sat_scan_sums. The host keeps the tiles under 2^32: task, band and tile
  * numbers are uint, whose divisions cost a fraction of 64-bit ones. */
 
-/* The first band and the chunk of task k (a band past the last past the last task). */
+/* The first band and the chunk of task k (past the last task: a band past the last one). */
 void sat_task_start(uint k, uint seg, uint chunks, uint *b, uint *c)
 {
     const uint s = k / chunks;   /* no `%` beside the `/`: LLVM pairs them with a `freeze`, which Oclgrind cannot run */
