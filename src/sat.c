@@ -181,15 +181,18 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
     return st;
 }
 
-/* GPUs: three passes while the bands fit in about one wave of work-groups. There single-pass's chain
- * of look-backs, a band after the band above it, is the critical path; with several waves it runs
- * beside the work of the bands already going, and single-pass's lighter traffic wins
- * (docs/benchmarks.md). */
-static int sat_takes_three_passes(const clscan_context *ctx, size_t bands)
+/* GPUs: three passes while the bands fit in about one wave of work-groups, where single-pass's chain
+ * of look-backs, a band after the band above it, is the critical path, and at any height for images
+ * of 8 to 32 chunks a row. With more bands the chain runs beside the bands already going, and
+ * single-pass's lighter traffic wins where its band walks are long (64 chunks) or its bands very
+ * many (4 chunks). Measured on the H100 with segments of bands, each path forced, two rounds in one
+ * call (docs/benchmarks.md): three passes 5% faster for 8192 x 12288, 2% for 4096 x 16384 and 1-2%
+ * for 2048 x 32768; 1-2% slower for 16384 x 16384 and 0-1% for 1024 x 65536. */
+static int sat_takes_three_passes(const clscan_context *ctx, size_t bands, size_t chunks)
 {
     if (ctx->sat_path != CLSCAN__SAT_POLICY)
         return ctx->sat_path == CLSCAN__SAT_THREE_PASS;
-    return bands <= SAT_WAVE * (size_t)ctx->info.compute_units;
+    return bands <= SAT_WAVE * (size_t)ctx->info.compute_units || (chunks >= 8 && chunks <= 32);
 }
 
 /* The summed-area program: its kernels read the type, work-group size, band and status-word settings;
@@ -222,7 +225,7 @@ static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, siz
         return st;
     if (!cfg.sat_band)
         return sat_cpu_bands(ctx, p, in, out, width, height, clscan_type_size(type));
-    return sat_takes_three_passes(ctx, clscan__tiles(height, cfg.sat_band))
+    return sat_takes_three_passes(ctx, clscan__tiles(height, cfg.sat_band), clscan__tiles(width, cfg.wg_size))
                ? sat_three_pass(ctx, p, in, out, width, height, clscan_type_size(type))
                : sat_one_pass(ctx, p, in, out, width, height);
 }
