@@ -226,9 +226,9 @@ clscan_status clscan__fail_cl(clscan_context *ctx, const char *call, cl_int err)
 /* Scratch buffer of at least bytes in slot (a block-sum level, or CLSCAN__SCRATCH_TOTALS), grown on
  * demand. Lock held. */
 clscan_status clscan__scratch(clscan_context *ctx, unsigned slot, size_t bytes, cl_mem *out);
-/* Reads size (<= CLSCAN__LANDING_BYTES) bytes at offset of buf, which the enqueued launches leave
- * there, into value, waiting for them; what names the value in an error. value is written only on
- * success. */
+/* Reads size bytes at offset of buf, which the enqueued launches leave there, into value, waiting for
+ * them; what names the value in an error. Callers read into a temporary of their own: after a failure
+ * it may hold anything. Up to CLSCAN__LANDING_BYTES go through the context's pinned landing area. */
 #define CLSCAN__LANDING_BYTES 64
 clscan_status clscan__read_back(clscan_context *ctx, cl_mem buf, size_t offset, size_t size, void *value,
                                 const char *what);
