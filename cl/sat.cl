@@ -455,6 +455,24 @@ void sat_task_start(uint k, uint seg, uint chunks, uint *b, uint *c)
     *b = s * seg, *c = k - s * chunks;
 }
 
+/* How many tasks there are: segments of seg bands, each down every chunk. */
+uint sat_tasks(uint num_bands, uint seg, uint chunks)
+{
+    return (num_bands + seg - 1) / seg * chunks;
+}
+
+/* The tile a group takes after band b of task k (chunk c, bands up to b1): the next band down, else
+ * the first tile of the group's next task. Returns whether it starts a task. */
+int sat_next_tile(uint k, uint b, uint b1, uint c, uint seg, uint chunks, uint *nb, uint *nc)
+{
+    if (b + 1 < b1) {
+        *nb = b + 1, *nc = c;
+        return 0;
+    }
+    sat_task_start(k + get_num_groups(0), seg, chunks, nb, nc);
+    return 1;
+}
+
 /* A tile's sums (a task's tiles in turn): sums[s][x] = column x summed over segment s's bands (every
  * segment but the last), sums[b][width + c] = band b's total over chunk c (every band but the last),
  * and carries[t * SAT_ROWS + r] = the sum of rows 0 .. r of the band over the chunk (every band). The
@@ -467,7 +485,7 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
     __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
     __local CLSCAN_T runs[WG_SIZE];
     const uint lid = get_local_id(0), groups = get_num_groups(0), chunks = (uint)((width + WG_SIZE - 1) / WG_SIZE);
-    const uint tasks = (num_bands + seg - 1) / seg * chunks;
+    const uint tasks = sat_tasks(num_bands, seg, chunks);
     const ulong stride = width + chunks;
     CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS];
     uint k = get_group_id(0), nb, nc;
@@ -481,10 +499,7 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
             const ulong t = (ulong)b * chunks + c;
             down = CLSCAN_OP(down, sat_column_prefix(col));
             /* The next tile's loads go out now and land while this one is summed in local memory. */
-            if (b + 1 < b1)
-                nb = b + 1, nc = c;
-            else
-                sat_task_start(k + groups, seg, chunks, &nb, &nc);
+            sat_next_tile(k, b, b1, c, seg, chunks, &nb, &nc);
             sat_tile_column(in, nb, nc, width, height, num_bands, ahead);
             /* Row r's prefix summed along the chunk: each run's total, then the runs of a row (the
              * tile is read before the second barrier, so the next tile may rewrite it). */
@@ -523,7 +538,8 @@ void sat_scan_sums(__global CLSCAN_T *sums, ulong stride, ulong width, ulong seg
     for (ulong x0 = get_group_id(0) * cols; x0 < stride; x0 += get_num_groups(0) * cols) {
         const ulong x = x0 + c;
         /* The same number of blocks for the whole group (its barriers), each column its own rows. */
-        const ulong rows = x0 + cols > width ? band_rows : seg_rows, mine = x >= stride ? 0 : x < width ? seg_rows : band_rows;
+        const ulong rows = x0 + cols > width ? band_rows : seg_rows;
+        const ulong mine = x >= stride ? 0 : x < width ? seg_rows : band_rows;
         CLSCAN_T carry = CLSCAN_IDENTITY;   /* the column's sum over the blocks above */
         for (ulong y0 = 0; y0 < rows; y0 += (ulong)parts * SAT_SCAN_PART) {
             const ulong r0 = y0 + part * SAT_SCAN_PART;
@@ -614,7 +630,7 @@ void sat_seeded_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glo
     __local CLSCAN_T runs[WG_SIZE];
     __local CLSCAN_T carry[SAT_ROWS];
     const uint lid = get_local_id(0), groups = get_num_groups(0), chunks = (uint)((width + WG_SIZE - 1) / WG_SIZE);
-    const uint tasks = (num_bands + seg - 1) / seg * chunks;
+    const uint tasks = sat_tasks(num_bands, seg, chunks);
     CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS], seed, seed_ahead, edge, edge_ahead;
     uint k = get_group_id(0), nb, nc;
     sat_task_start(k, seg, chunks, &nb, &nc);
@@ -624,11 +640,7 @@ void sat_seeded_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glo
         const ulong x = (ulong)c * WG_SIZE + lid;
         for (uint b = s * seg; b < b1; b++) {
             const CLSCAN_T total = sat_column_prefix(col);
-            const int first = b + 1 == b1;   /* the next tile starts a task */
-            if (first)
-                sat_task_start(k + groups, seg, chunks, &nb, &nc);
-            else
-                nb = b + 1, nc = c;
+            const int first = sat_next_tile(k, b, b1, c, seg, chunks, &nb, &nc);
             sat_tile_load(in, sums, carries, nb, nc, first, seg, width, height, num_bands, ahead, &seed_ahead,
                           &edge_ahead);
             /* The last tile's readers of carry[] passed its last barrier before this work-item got here. */

@@ -39,12 +39,6 @@ int clscan__compact_one_pass_fits(size_t n, size_t tiles)
     return (uint64_t)n <= UINT32_MAX && clscan__sp_tiles_fit(tiles);
 }
 
-/* One value the launches left on the device. */
-static clscan_status read_count(clscan_context *ctx, cl_mem buf, size_t offset, void *value, size_t size)
-{
-    return clscan__read_back(ctx, buf, offset, size, value, "compaction count");
-}
-
 static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem flags,
                                       cl_mem out, size_t n, size_t tiles, size_t *kept)
 {
@@ -62,7 +56,7 @@ static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program
     if (st != CLSCAN_SUCCESS)
         return st;
     ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
-    st = read_count(ctx, ctx->sp_counters, 3 * sizeof count, &count, sizeof count);
+    st = clscan__read_back(ctx, ctx->sp_counters, 3 * sizeof count, sizeof count, &count, "compaction count");
     *kept = count;
     return st;
 }
@@ -84,7 +78,7 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
     if (st == CLSCAN_SUCCESS)
         st = clscan__launch(ctx, p, p->compact_tiles, "compact_tiles", args, sizeof args / sizeof args[0], tiles);
     if (st == CLSCAN_SUCCESS)
-        st = read_count(ctx, counts, (tiles - 1) * sizeof count, &count, sizeof count);
+        st = clscan__read_back(ctx, counts, (tiles - 1) * sizeof count, sizeof count, &count, "compaction count");
     *kept = (size_t)count;
     return st;
 }

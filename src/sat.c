@@ -125,7 +125,8 @@ static size_t sat_segment(const clscan_context *ctx, size_t bands, size_t chunks
  * uint (with room for the tasks a wave of groups runs past the last). */
 static int sat_tiles_fit(size_t width, size_t chunks, size_t bands, size_t band)
 {
-    return width + chunks > width && bands <= SIZE_MAX / 8 / (width + chunks) && chunks <= SIZE_MAX / 8 / band / bands &&
+    return width + chunks > width && bands <= SIZE_MAX / 8 / (width + chunks) &&
+           chunks <= SIZE_MAX / 8 / band / bands &&
            chunks <= (UINT32_MAX - 65536) / (bands + 1);   /* the kernels' uint numbers: tiles, tasks + groups */
 }
 
