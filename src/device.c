@@ -41,6 +41,23 @@ static int has_extension(const char *list, const char *name)
     return 0;
 }
 
+/* Sub-group mechanisms on GPUs only. NVIDIA's OpenCL has no sub-group extension, but its compiler
+ * takes inline PTX shuffles. On CPUs a sub-group is an emulation (PoCL's is the whole work-group, kept
+ * in step by barriers) that buys nothing over the local-memory path, and PoCL 5.0 and 6.0, which list
+ * cl_khr_subgroups and cl_intel_subgroups, got scans and compactions wrong through them (tables of one
+ * row or column past a tile; compaction crashed on 5.0) where the local-memory path passes every test
+ * (docs/reliability.md, "PoCL 5 and 6"). */
+clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia)
+{
+    if (!(type & CL_DEVICE_TYPE_GPU))
+        return CLSCAN__SG_NONE;
+    if (has_extension(extensions, "cl_khr_subgroups"))
+        return CLSCAN__SG_KHR;
+    if (has_extension(extensions, "cl_intel_subgroups"))
+        return CLSCAN__SG_INTEL;
+    return is_nvidia ? CLSCAN__SG_NVIDIA_PTX : CLSCAN__SG_NONE;
+}
+
 static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info)
 {
     size_t len = 0;
@@ -56,15 +73,7 @@ static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info)
         info->fp64 = has_extension(ext, "cl_khr_fp64");
         info->int64 = full || has_extension(ext, "cles_khr_int64");
         info->int64_atomics = has_extension(ext, "cl_khr_int64_base_atomics");
-        /* NVIDIA's OpenCL has no sub-group extension, but its compiler takes inline PTX shuffles. */
-        if (has_extension(ext, "cl_khr_subgroups"))
-            info->subgroups = CLSCAN__SG_KHR;
-        else if (has_extension(ext, "cl_intel_subgroups"))
-            info->subgroups = CLSCAN__SG_INTEL;
-        else if (info->is_nvidia)
-            info->subgroups = CLSCAN__SG_NVIDIA_PTX;
-        else
-            info->subgroups = CLSCAN__SG_NONE;
+        info->subgroups = clscan__pick_subgroups(ext, info->type, info->is_nvidia);
     }
     free(ext);
     return err;

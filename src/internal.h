@@ -56,6 +56,8 @@ cl_int clscan__device_string(cl_device_id dev, cl_device_info what, char *buf, s
 cl_int clscan__platform_string(cl_platform_id platform, cl_platform_info what, char *buf, size_t len);
 const char *clscan__device_type_name(cl_device_type type);
 const char *clscan__subgroup_name(clscan__subgroup_kind kind);
+/* The sub-group mechanism for a device with this extension list, type and vendor (device.c says why). */
+clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia);
 /* Whether the device can hold elements of the type at all (fp64 for double, 64-bit ints). */
 int clscan__device_supports_type(const clscan__device_info *info, clscan_type type);
 

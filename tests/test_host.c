@@ -222,6 +222,21 @@ static void test_policy(void **state)
     assert_int_equal(clscan__policy_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_SUBGROUP);
 }
 
+/* Which sub-group mechanism a device gets: the extensions on GPUs only (PoCL 5 and 6 list both on
+ * CPUs, where they went wrong), PTX on NVIDIA GPUs, the local-memory path everywhere else. */
+static void test_subgroup_pick(void **state)
+{
+    (void)state;
+    const char *both = "cl_khr_fp64 cl_khr_subgroups cl_intel_subgroups_short cl_intel_subgroups";
+    assert_int_equal(clscan__pick_subgroups(both, CL_DEVICE_TYPE_CPU, 0), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(both, CL_DEVICE_TYPE_GPU, 0), CLSCAN__SG_KHR);
+    assert_int_equal(clscan__pick_subgroups("cl_intel_subgroups cl_khr_fp64", CL_DEVICE_TYPE_GPU, 0), CLSCAN__SG_INTEL);
+    assert_int_equal(clscan__pick_subgroups("cl_khr_subgroups_extended", CL_DEVICE_TYPE_GPU, 0), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups("cl_khr_fp64", CL_DEVICE_TYPE_GPU, 1), CLSCAN__SG_NVIDIA_PTX);
+    assert_int_equal(clscan__pick_subgroups("", CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT, 1), CLSCAN__SG_NVIDIA_PTX);
+    assert_int_equal(clscan__pick_subgroups("cl_khr_fp64", CL_DEVICE_TYPE_ACCELERATOR, 1), CLSCAN__SG_NONE);
+}
+
 static void test_block_sum_levels(void **state)
 {
     (void)state;
@@ -462,7 +477,7 @@ int main(void)
         cmocka_unit_test(test_spec_parsing),   cmocka_unit_test(test_spec_matching),
         cmocka_unit_test(test_defines_and_keys), cmocka_unit_test(test_policy),
         cmocka_unit_test(test_block_sum_levels), cmocka_unit_test(test_launch_geometry),
-        cmocka_unit_test(test_geometry_limits),
+        cmocka_unit_test(test_geometry_limits),  cmocka_unit_test(test_subgroup_pick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
