@@ -217,10 +217,12 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
 }
 
 /* Whether full tiles can move as ITEMS-wide vectors: a vector type of that width exists and every
- * buffer start is aligned to it. */
+ * buffer start is aligned to it. Not 2-wide: PoCL 6.0's compiler stops on an assertion in the tile
+ * kernels built so (its work-item loops, "Cannot add context restore for a PHI node at the region
+ * entry"), and pairs gain next to nothing over scalar loads. */
 static int vector_io(const clscan_context *ctx, unsigned items, int stream, size_t elem)
 {
-    int width_ok = !stream && (items == 2 || items == 4 || items == 8 || items == 16);
+    int width_ok = !stream && (items == 4 || items == 8 || items == 16);
     return !ctx->portable && width_ok && ctx->info.base_align >= items * elem;
 }
 

@@ -165,7 +165,7 @@ cl_mem ref_buffer(clscan_context *ctx, size_t bytes, const void *init)
     if (err != CL_SUCCESS)
         return NULL;
     unsigned char poison = REF_POISON;
-    if (init)
+    if (init && bytes > 0)   /* a write of 0 bytes is CL_INVALID_VALUE (PoCL 6 says so; 3.1 let it pass) */
         err = clEnqueueWriteBuffer(clscan_context_queue(ctx), m, CL_TRUE, 0, bytes, init, 0, NULL, NULL);
     else if (bytes % 4 == 0 && bytes > 0) {   /* 4-byte patterns: NVIDIA's fill hangs at 2^31 patterns */
         const uint32_t poison4 = 0x01010101u * REF_POISON;
