@@ -41,21 +41,26 @@ static int has_extension(const char *list, const char *name)
     return 0;
 }
 
-/* Sub-group mechanisms on GPUs only. NVIDIA's OpenCL has no sub-group extension, but its compiler
- * takes inline PTX shuffles. On CPUs a sub-group is an emulation (PoCL's is the whole work-group, kept
- * in step by barriers) that buys nothing over the local-memory path, and PoCL 5.0 and 6.0, which list
- * cl_khr_subgroups and cl_intel_subgroups, got scans and compactions wrong through them (tables of one
- * row or column past a tile; compaction crashed on 5.0) where the local-memory path passes every test
- * (docs/reliability.md, "PoCL 5 and 6"). */
-clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia)
+/* NVIDIA GPUs get inline PTX shuffles (their OpenCL has no sub-group extension), the one mechanism
+ * that has run on hardware; every other device the local-memory path. cl_khr_subgroups and
+ * cl_intel_subgroups are not picked on their own (docs/reliability.md, "PoCL 5 and 6"): clang-based
+ * compilers (AMD's, Intel's) declare the KHR built-ins from OpenCL C 2.0 on only, so that path needs a
+ * 2.0 build; PoCL 5.0 and 6.0, which list both on CPUs, got scans and compactions wrong through either;
+ * and no AMD or Intel GPU has been at hand to run them. forced (CLSCAN_SUBGROUPS: khr, intel, ptx or
+ * none, for experiments) picks one where the device has it; anything else keeps the default. */
+clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia,
+                                             const char *forced)
 {
-    if (!(type & CL_DEVICE_TYPE_GPU))
-        return CLSCAN__SG_NONE;
-    if (has_extension(extensions, "cl_khr_subgroups"))
+    const int gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    if (forced && strcmp(forced, "khr") == 0 && has_extension(extensions, "cl_khr_subgroups"))
         return CLSCAN__SG_KHR;
-    if (has_extension(extensions, "cl_intel_subgroups"))
+    if (forced && strcmp(forced, "intel") == 0 && has_extension(extensions, "cl_intel_subgroups"))
         return CLSCAN__SG_INTEL;
-    return is_nvidia ? CLSCAN__SG_NVIDIA_PTX : CLSCAN__SG_NONE;
+    if (forced && strcmp(forced, "ptx") == 0 && is_nvidia)
+        return CLSCAN__SG_NVIDIA_PTX;
+    if (forced && strcmp(forced, "none") == 0)
+        return CLSCAN__SG_NONE;
+    return gpu && is_nvidia ? CLSCAN__SG_NVIDIA_PTX : CLSCAN__SG_NONE;
 }
 
 static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info)
@@ -73,7 +78,7 @@ static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info)
         info->fp64 = has_extension(ext, "cl_khr_fp64");
         info->int64 = full || has_extension(ext, "cles_khr_int64");
         info->int64_atomics = has_extension(ext, "cl_khr_int64_base_atomics");
-        info->subgroups = clscan__pick_subgroups(ext, info->type, info->is_nvidia);
+        info->subgroups = clscan__pick_subgroups(ext, info->type, info->is_nvidia, getenv("CLSCAN_SUBGROUPS"));
     }
     free(ext);
     return err;

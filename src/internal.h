@@ -56,8 +56,10 @@ cl_int clscan__device_string(cl_device_id dev, cl_device_info what, char *buf, s
 cl_int clscan__platform_string(cl_platform_id platform, cl_platform_info what, char *buf, size_t len);
 const char *clscan__device_type_name(cl_device_type type);
 const char *clscan__subgroup_name(clscan__subgroup_kind kind);
-/* The sub-group mechanism for a device with this extension list, type and vendor (device.c says why). */
-clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia);
+/* The sub-group mechanism for a device with this extension list, type and vendor; forced: the value of
+ * $CLSCAN_SUBGROUPS or NULL (device.c says why). */
+clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia,
+                                             const char *forced);
 /* Whether the device can hold elements of the type at all (fp64 for double, 64-bit ints). */
 int clscan__device_supports_type(const clscan__device_info *info, clscan_type type);
 
@@ -171,6 +173,8 @@ typedef struct clscan__stats {
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len);
 /* 128-bit content hash as 32 hex digits: the disk-cache key of (device identity, source, options). */
 void clscan__cache_key(const clscan__device_info *dev, const char *source, const char *options, char hex[33]);
+/* The clBuildProgram options of a program (program.c). */
+const char *clscan__build_options(const clscan__config *cfg);
 /* Checks the bytes of a disk-cache file against the key (32 hex digits): 1 and where the binary lies
  * in data (offset, len) when magic, key, length and checksum all hold, else 0. Pure: fuzzed alone. */
 int clscan__cache_parse(const unsigned char *data, size_t size, const char key[32], size_t *offset, size_t *len);

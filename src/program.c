@@ -10,7 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char build_options[] = "-cl-std=CL1.2";
+/* OpenCL C 1.2, except where the KHR sub-group path is asked for: compilers declare its built-ins from
+ * 2.0 on (clang: "implicit declaration of function 'sub_group_scan_inclusive_add'" as 1.2). */
+const char *clscan__build_options(const clscan__config *cfg)
+{
+    return cfg->sg == CLSCAN__SG_KHR ? "-cl-std=CL2.0" : "-cl-std=CL1.2";
+}
 static const char cache_magic[16] = "CLSCAN-BINARY-1\n";
 
 static const char *type_define(clscan_type t)
@@ -279,7 +284,7 @@ static clscan_status build_failed(clscan_context *ctx, cl_program prog, cl_int e
 }
 
 /* Tries the disk cache; a program that loads and links from it, or NULL. */
-static cl_program load_cached(clscan_context *ctx, const char *key)
+static cl_program load_cached(clscan_context *ctx, const char *key, const char *options)
 {
     char path[4200];
     size_t size = 0;
@@ -295,7 +300,7 @@ static cl_program load_cached(clscan_context *ctx, const char *key)
     cl_program prog = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &size, bins, &status, &err);
     free(bin);
     if (prog && err == CL_SUCCESS && status == CL_SUCCESS &&
-        clBuildProgram(prog, 1, &ctx->device, build_options, NULL, NULL) == CL_SUCCESS) {
+        clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL) == CL_SUCCESS) {
         ctx->stats.binary_loads++;
         return prog;
     }
@@ -305,13 +310,14 @@ static cl_program load_cached(clscan_context *ctx, const char *key)
     return NULL;
 }
 
-static clscan_status build_from_source(clscan_context *ctx, const char *source, const char *key, cl_program *out)
+static clscan_status build_from_source(clscan_context *ctx, const char *source, const char *key, const char *options,
+                                       cl_program *out)
 {
     cl_int err = CL_SUCCESS;
     cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
     if (!prog || err != CL_SUCCESS)
         return clscan__fail_cl(ctx, "clCreateProgramWithSource", err);
-    err = clBuildProgram(prog, 1, &ctx->device, build_options, NULL, NULL);
+    err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         clscan_status st = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS
                                ? build_failed(ctx, prog, err) : clscan__fail_cl(ctx, "clBuildProgram", err);
@@ -465,17 +471,18 @@ clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg
     }
     p->config = *cfg;
     char key[33];
-    clscan__cache_key(&ctx->info, source, build_options, key);
+    const char *options = clscan__build_options(cfg);
+    clscan__cache_key(&ctx->info, source, options, key);
     if (ctx->dump_source) {   /* a debugging aid the user asked for; the only output the library makes */
         char defines[1024];
         clscan__write_defines(cfg, defines, sizeof defines);
-        fprintf(stderr, "clscan: program %s for %s, options \"%s\":\n%s%s", key, ctx->info.name, build_options,
+        fprintf(stderr, "clscan: program %s for %s, options \"%s\":\n%s%s", key, ctx->info.name, options,
                 defines, ctx->extra_defines);
     }
     clscan_status st = CLSCAN_SUCCESS;
-    p->program = ctx->cache_on ? load_cached(ctx, key) : NULL;
+    p->program = ctx->cache_on ? load_cached(ctx, key, options) : NULL;
     if (!p->program)
-        st = build_from_source(ctx, source, key, &p->program);
+        st = build_from_source(ctx, source, key, options, &p->program);
     free(source);
     if (st == CLSCAN_SUCCESS)
         st = cfg->sort_key  ? sort_kernels(ctx, p)
