@@ -16,6 +16,7 @@ const char *clscan__build_options(const clscan__config *cfg)
 {
     return cfg->sg == CLSCAN__SG_KHR ? "-cl-std=CL2.0" : "-cl-std=CL1.2";
 }
+
 static const char cache_magic[16] = "CLSCAN-BINARY-1\n";
 
 static const char *type_define(clscan_type t)
