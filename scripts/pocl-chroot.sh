@@ -18,9 +18,7 @@ mkdir -p "$root/src"
 mounts=(proc sys dev src)
 cleanup() { for m in "${mounts[@]}"; do umount "$root/$m" 2>/dev/null || true; done; }
 trap cleanup EXIT
-mount --bind /proc "$root/proc"
-mount --bind /sys "$root/sys"
-mount --bind /dev "$root/dev"
+for m in proc sys dev; do mount --bind "/$m" "$root/$m"; done
 mount --bind "$src" "$root/src"
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(-j2 --output-on-failure)

@@ -51,16 +51,17 @@ static int has_extension(const char *list, const char *name)
 clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia,
                                              const char *forced)
 {
-    const int gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
-    if (forced && strcmp(forced, "khr") == 0 && has_extension(extensions, "cl_khr_subgroups"))
-        return CLSCAN__SG_KHR;
-    if (forced && strcmp(forced, "intel") == 0 && has_extension(extensions, "cl_intel_subgroups"))
-        return CLSCAN__SG_INTEL;
-    if (forced && strcmp(forced, "ptx") == 0 && is_nvidia)
-        return CLSCAN__SG_NVIDIA_PTX;
-    if (forced && strcmp(forced, "none") == 0)
-        return CLSCAN__SG_NONE;
-    return gpu && is_nvidia ? CLSCAN__SG_NVIDIA_PTX : CLSCAN__SG_NONE;
+    if (forced) {
+        if (strcmp(forced, "khr") == 0 && has_extension(extensions, "cl_khr_subgroups"))
+            return CLSCAN__SG_KHR;
+        if (strcmp(forced, "intel") == 0 && has_extension(extensions, "cl_intel_subgroups"))
+            return CLSCAN__SG_INTEL;
+        if (strcmp(forced, "ptx") == 0 && is_nvidia)
+            return CLSCAN__SG_NVIDIA_PTX;
+        if (strcmp(forced, "none") == 0)
+            return CLSCAN__SG_NONE;
+    }
+    return (type & CL_DEVICE_TYPE_GPU) && is_nvidia ? CLSCAN__SG_NVIDIA_PTX : CLSCAN__SG_NONE;
 }
 
 static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info)
