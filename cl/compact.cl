@@ -82,8 +82,10 @@ void count_tiles(__global const uchar *flags, __global ulong *counts, ulong n, u
  * only how many of its own run are kept. */
 #if defined(CLSCAN_ITEMS_STREAM)
 #define HELD_WORDS 1
+#define COMPACT_LOCAL 1
 #else
 #define HELD_WORDS FLAG_WORDS
+#define COMPACT_LOCAL (WG_SIZE * (FLAG_WORDS + 1))   /* every work-item's flag mask and rank */
 #endif
 
 /* The work-item's rank among the tile's kept elements; *total: how many the tile keeps. Ends with a
@@ -105,17 +107,18 @@ CLSCAN_T compact_rank(__global const payload_t *in, __global const uchar *flags,
 #endif
 }
 
-/* Writes the tile's kept elements in order from out[start]; tile is free again on return. */
+/* Writes the tile's kept elements in order from out[start]. Work-items read ranks until they return:
+ * the next write to it must follow a barrier (the next tile's group scan has them). */
 void compact_write(__global const payload_t *in, __global const uchar *flags, __global payload_t *out,
                    ulong base, ulong n, payload_t held[ITEMS_HELD], uint mask[HELD_WORDS], CLSCAN_T rank,
-                   CLSCAN_T total, ulong start, __local payload_t *tile)
+                   ulong start, __local uint *ranks)
 {
     const uint lid = get_local_id(0);
 #if defined(CLSCAN_ITEMS_STREAM)
     /* CPUs: the run is read where it lies and written straight to its place. Every element is
      * stored at the next free slot, which only a kept one then claims: no branch on the flag,
      * whose randomness a CPU mispredicts. pos < end keeps stores inside this work-item's slots. */
-    (void)held, (void)total, (void)tile;
+    (void)held, (void)ranks;
     const ulong first = base + (ulong)lid * ITEMS;
     ulong pos = start + rank, end = pos + mask[0];
     uint len = first >= n ? 0u : n - first < ITEMS ? (uint)(n - first) : ITEMS;
@@ -124,25 +127,27 @@ void compact_write(__global const payload_t *in, __global const uchar *flags, __
         pos += flags[first + i] != 0;
     }
 #else
-    /* GPUs: through local memory each work-item gets its own run, packs its kept elements at the
-     * front of the tile, and the tile goes out coalesced. */
+    /* GPUs: every held element goes straight to its place. Element p = i * WG_SIZE + lid of the
+     * tile is bit p % ITEMS of run p / ITEMS; its place follows the kept elements of the runs
+     * before (that run's rank) and those below it in its run (bits of that run's mask), both shared
+     * here. A warp's elements of one row are consecutive, and so are their places: the stores of a
+     * row land together, and no element tile passes through local memory. */
     (void)in, (void)flags, (void)n, (void)base;
-    for (uint i = 0; i < ITEMS; i++)
-        tile[PAD(i * WG_SIZE + lid)] = held[i];
+    for (uint w = 0; w < FLAG_WORDS; w++)
+        ranks[lid * FLAG_WORDS + w] = mask[w];
+    ranks[WG_SIZE * FLAG_WORDS + lid] = rank;
     barrier(CLK_LOCAL_MEM_FENCE);
-    payload_t v[ITEMS];
-    for (uint i = 0; i < ITEMS; i++)
-        v[i] = tile[PAD(lid * ITEMS + i)];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = 0; i < ITEMS; i++)
-        if (mask[i / 32] >> (i % 32) & 1) {
-            tile[PAD(rank)] = v[i];   /* PAD is a macro: no side effects inside it */
-            rank++;
+    for (uint i = 0; i < ITEMS; i++) {
+        const uint p = i * WG_SIZE + lid, run = p / ITEMS, bit = p % ITEMS;
+        __local const uint *words = ranks + run * FLAG_WORDS;
+        const uint word = words[bit / 32], below = word & ((1u << (bit % 32)) - 1u);
+        if (word >> (bit % 32) & 1u) {
+            uint place = ranks[WG_SIZE * FLAG_WORDS + run] + popcount(below);
+            for (uint w = 0; w < bit / 32; w++)
+                place += popcount(words[w]);
+            out[start + place] = held[i];
         }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint idx = lid; idx < total; idx += WG_SIZE)
-        out[start + idx] = tile[PAD(idx)];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    }
 #endif
 }
 
@@ -152,12 +157,12 @@ void compact_tiles(__global const payload_t *in, __global const uchar *flags, __
                    __global const ulong *incl, ulong n, ulong num_tiles)
 {
     __local CLSCAN_T scratch[WG_SCAN_LOCAL];
-    __local payload_t tile[TILE_LOCAL];
+    __local uint ranks[COMPACT_LOCAL];
     for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
         payload_t held[ITEMS_HELD];
         uint mask[HELD_WORDS];
         CLSCAN_T total, rank = compact_rank(in, flags, t * TILE, n, held, mask, scratch, &total);
-        compact_write(in, flags, out, t * TILE, n, held, mask, rank, total, t > 0 ? incl[t - 1] : 0, tile);
+        compact_write(in, flags, out, t * TILE, n, held, mask, rank, t > 0 ? incl[t - 1] : 0, ranks);
     }
 }
 
@@ -177,7 +182,7 @@ void compact_single_pass(__global const payload_t *in, __global const uchar *fla
                          __global sp_word *status, __global uint *counters, ulong n, ulong num_tiles, uint epoch)
 {
     __local CLSCAN_T scratch[WG_SCAN_LOCAL > WG_SIZE ? WG_SCAN_LOCAL : WG_SIZE];
-    __local payload_t tile[TILE_LOCAL];
+    __local uint ranks[COMPACT_LOCAL];
     __local sp_shared sh;
     __local uint next;
     const uint lid = get_local_id(0);
@@ -198,6 +203,6 @@ void compact_single_pass(__global const payload_t *in, __global const uchar *fla
             sp_publish(status, t, SP_FLAG_P, epoch, prefix + total);
         if (lid == 0 && t + 1 == num_tiles)
             counters[3] = prefix + total;
-        compact_write(in, flags, out, t * TILE, n, held, mask, rank, total, prefix, tile);
+        compact_write(in, flags, out, t * TILE, n, held, mask, rank, prefix, ranks);
     }
 }

@@ -7,23 +7,12 @@
  * elements as 4- or 8-byte patterns for all types. */
 #include "internal.h"
 
-/* Local memory the compaction kernels declare: the padded element tile and the group scan's scratch
- * (compact_single_pass adds its look-back window: a margin at the call). */
-static size_t compact_local_bytes(const clscan__config *cfg)
-{
-    size_t tile = (size_t)cfg->wg_size * cfg->items;
-    return (tile + tile / 32) * cfg->payload + (3 * (size_t)cfg->wg_size + 1) * sizeof(cl_uint);
-}
-
-/* The compaction's tiling for the element type, counting in uint, moving payload-wide patterns. */
+/* The compaction's tiling for the element type (its local memory checked by the context), counting
+ * in uint, moving payload-wide patterns. */
 static clscan__config compact_config(const clscan_context *ctx, clscan_type type, size_t n)
 {
     clscan__config cfg = clscan__config_with(ctx, type, CLSCAN_ADD, n, clscan__context_compact_tuning(ctx, type));
     cfg.type = CLSCAN_UINT32, cfg.op = CLSCAN_ADD, cfg.payload = (unsigned)clscan_type_size(type);
-    /* The element tile was sized for the element type's scans; the count scratch differs: recheck
-     * (the look-back's window and counters take a little more). */
-    while (!cfg.stream && cfg.items > 1 && compact_local_bytes(&cfg) + 1024 > ctx->info.local_mem)
-        cfg.items /= 2;
     return cfg;
 }
 

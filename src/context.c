@@ -365,8 +365,20 @@ static size_t tile_local_bytes(clscan__tuning t, size_t elem)
     return (tile + tile / 32 + scratch) * elem;
 }
 
-/* The policy's tuning t under the context's override and the device's limits. */
-static clscan__tuning tuning_in_force(const clscan_context *ctx, clscan_type type, clscan__tuning t)
+/* Local memory the compaction kernels need (compact.cl), whatever the element: every work-item's
+ * flag mask words and rank (none when streaming) and the count scan's scratch; their elements go
+ * from registers straight to their places. */
+static size_t compact_local_bytes(clscan__tuning t, size_t elem)
+{
+    (void)elem;
+    size_t wg = t.wg_size, words = t.stream ? 0 : (t.items + 31) / 32;
+    return (wg * (words + 1) + 3 * wg + 1) * sizeof(cl_uint);
+}
+
+/* The policy's tuning t under the context's override and the device's limits; local_bytes says what
+ * a launch of that shape declares in local memory. */
+static clscan__tuning tuning_in_force(const clscan_context *ctx, clscan_type type, clscan__tuning t,
+                                      size_t (*local_bytes)(clscan__tuning, size_t))
 {
     if (ctx->tuning_override.wg_size)
         t.wg_size = ctx->tuning_override.wg_size, t.items = ctx->tuning_override.items;
@@ -376,8 +388,9 @@ static clscan__tuning tuning_in_force(const clscan_context *ctx, clscan_type typ
     t.wg_size = floor_pow2(t.wg_size < ctx->info.max_wg ? t.wg_size : ctx->info.max_wg);
     if (t.items == 0)
         t.items = 1;
-    /* Leave room for what the compiler adds; shrink items first, then the group. */
-    while (tile_local_bytes(t, elem) + 1024 > ctx->info.local_mem && (t.items > 1 || t.wg_size > 1)) {
+    /* Leave room for what the compiler adds and the look-back's window; shrink items first, then
+     * the group. */
+    while (local_bytes(t, elem) + 1024 > ctx->info.local_mem && (t.items > 1 || t.wg_size > 1)) {
         if (t.items > 1)
             t.items /= 2;
         else
@@ -388,12 +401,12 @@ static clscan__tuning tuning_in_force(const clscan_context *ctx, clscan_type typ
 
 clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type type)
 {
-    return tuning_in_force(ctx, type, clscan__policy_tuning(&ctx->info, type));
+    return tuning_in_force(ctx, type, clscan__policy_tuning(&ctx->info, type), tile_local_bytes);
 }
 
 clscan__tuning clscan__context_compact_tuning(const clscan_context *ctx, clscan_type type)
 {
-    return tuning_in_force(ctx, type, clscan__policy_compact_tuning(&ctx->info, type));
+    return tuning_in_force(ctx, type, clscan__policy_compact_tuning(&ctx->info, type), compact_local_bytes);
 }
 
 /* A power of two up to 32 (a row run of that many columns must not straddle a padding slot) and up

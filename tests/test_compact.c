@@ -130,7 +130,8 @@ TYPE_TEST(FLOAT)
 TYPE_TEST(DOUBLE)
 
 /* The item mode the policy does not pick (with a GPU-shaped tile on CPUs), for both element widths
- * (the wider one with the look-back fallback forced), and the portable group scan (which also loads flags byte by byte). */
+ * (the wider one with the look-back fallback forced), runs of two flag mask words, and the portable
+ * group scan (which also loads flags byte by byte). */
 static void test_compact_other_paths(void **state)
 {
     (void)state;
@@ -143,6 +144,10 @@ static void test_compact_other_paths(void **state)
     if (clscan__device_supports_type(&ctx->info, CLSCAN_INT64))
         compact_sizes(CLSCAN_INT64);
     clscan__set_force_fallback(ctx, 0);
+    /* Runs of 64 items held in registers: two flag mask words a work-item. */
+    clscan__set_items_mode(ctx, 1);
+    clscan__set_tuning(ctx, 32, 64);
+    compact_sizes(CLSCAN_UINT32);
     clscan__set_tuning(ctx, 0, 0);
     clscan__set_items_mode(ctx, 0);
     clscan__set_portable(ctx, 1);
