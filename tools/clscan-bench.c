@@ -86,8 +86,8 @@ static int usage(FILE *f, int code)
             "--runs (default 20) calls + clFinish after a warm-up (the C loop: 3 runs above 2^24); every\n"
             "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
             "the first type (needs gnuplot). --tune searches work-group size x items per work-item for\n"
-            "single-pass at 2^max-log (GPUs: 64-1024 x 2-32, CPUs: 1-32 x 256-16384) and prints the policy\n"
-            "row for this device. --device takes the\n"
+            "the single-pass scan and the compaction at 2^max-log (GPUs: 64-1024 x 2-64, CPUs: 1-32 x\n"
+            "256-16384) and prints the fastest as policy row fields for this device. --device takes the\n"
             "CLSCAN_DEVICE forms. --replot draws the plot from a CSV this tool wrote (say, on a machine\n"
             "without gnuplot) and runs nothing. --mpi (builds with MPI only): every rank holds 2^K int32\n"
             "(default K = 28) and times a copy, its one-device scan (AUTO and reduce-then-scan) and\n"
@@ -694,51 +694,70 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
     return wrong + bench_sort(o, s, got, t, launch_s, rep, ti, roof);
 }
 
-/* Single-pass over a grid of (work-group size, items); prints each and the fastest as a policy row. */
+/* One shape of the tuning grid: the scan (single-pass) or the compaction, timed and checked, with
+ * the look-back fallbacks a call; returns the median seconds, 0 when the shape cannot run here
+ * (more work-items than the kernel may have) or was shrunk to fit local memory (the same as a
+ * smaller shape), -1 when wrong. */
+static double tune_shape(const options *o, step *s, void *got, double *t, int compact, unsigned wg, unsigned items)
+{
+    clscan_context *ctx = s->ctx;
+    clscan__set_tuning(ctx, wg, items);
+    clscan__tuning in_force = compact ? clscan__context_compact_tuning(ctx, s->type) : clscan__context_tuning(ctx, s->type);
+    if (in_force.wg_size != wg || in_force.items != items)
+        return 0;
+    clscan_status st = compact ? clscan_compact(ctx, s->in, s->flags, s->out, s->n, s->type, s->kept)
+                               : clscan_inclusive_scan(ctx, s->in, s->out, s->n, s->type, CLSCAN_ADD);
+    if (st == CLSCAN_UNSUPPORTED) {
+        printf("  wg %4u items %5u: cannot run here: %.160s\n", wg, items, clscan_last_error(ctx));
+        return 0;
+    }
+    cl_uint fb0 = 0, fb1 = 0;
+    int ok = st == CLSCAN_SUCCESS && poison(s) && clscan__fallback_count(ctx, &fb0) == CLSCAN_SUCCESS;
+    double sec = ok ? median_time(compact ? step_compact : step_scan, s, o->runs, t) : -1;
+    ok = sec > 0 && (compact ? compact_matches(s, got) : verify(s, got)) &&
+         clscan__fallback_count(ctx, &fb1) == CLSCAN_SUCCESS;
+    if (!ok) {
+        printf("  wg %4u items %5u: failed: %.200s\n", wg, items, clscan_last_error(ctx));
+        return -1;
+    }
+    printf("  wg %4u items %5u: %8.4f ms %7.1f look-back fallbacks a call\n", wg, items, sec * 1e3,
+           (double)(fb1 - fb0) / (o->runs + 2));
+    return sec;
+}
+
+/* Single-pass scan and compaction over a grid of (work-group size, items); prints each shape, the
+ * copy of the same bytes for scale, and the fastest as the fields of a policy row. */
 static int tune(const options *o, step *s, void *got, double *t, size_t ti)
 {
     clscan_context *ctx = s->ctx;
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
-    double best = 0;
-    unsigned best_wg = 0, best_items = 0;
-    int wrong = 0;
     /* GPUs: wide groups, a few items each; CPUs: a few work-items with long runs each. */
-    int cpu = (ctx->info.type & CL_DEVICE_TYPE_GPU) == 0;
-    unsigned wg_lo = cpu ? 1 : 64, wg_hi = cpu ? 32 : 1024, items_lo = cpu ? 256 : 2, items_hi = cpu ? 16384 : 32;
-    printf("tuning single-pass, %s, n = %zu\n", types[ti].name, s->n);
-    for (unsigned wg = wg_lo; wg <= wg_hi && wg <= ctx->info.max_wg; wg *= 2)
-        for (unsigned items = items_lo; items <= items_hi; items *= 2) {
-            clscan__set_tuning(ctx, wg, items);
-            clscan__tuning in_force = clscan__context_tuning(ctx, s->type);
-            if (in_force.wg_size != wg || in_force.items != items)
-                continue;   /* shrunk to fit local memory: the same as a smaller shape */
-            clscan_status st = clscan_inclusive_scan(ctx, s->in, s->out, s->n, s->type, CLSCAN_ADD);
-            if (st == CLSCAN_UNSUPPORTED) {   /* e.g. more work-items than the kernel may have */
-                printf("  wg %4u items %5u: cannot run here: %.160s\n", wg, items, clscan_last_error(ctx));
-                continue;
+    int cpu = (ctx->info.type & CL_DEVICE_TYPE_GPU) == 0, wrong = 0;
+    unsigned wg_lo = cpu ? 1 : 64, wg_hi = cpu ? 32 : 1024, items_lo = cpu ? 256 : 2, items_hi = cpu ? 16384 : 64;
+    unsigned best_wg[2] = {0, 0}, best_items[2] = {0, 0};
+    double copy = median_time(step_copy, s, o->runs, t);
+    for (int compact = 0; compact < 2; compact++) {
+        double best = 0;
+        printf("tuning single-pass %s, %s, n = %zu (copy of the same bytes: %.4f ms)\n",
+               compact ? "compaction (half kept)" : "scan", types[ti].name, s->n, copy * 1e3);
+        for (unsigned wg = wg_lo; wg <= wg_hi && wg <= ctx->info.max_wg; wg *= 2)
+            for (unsigned items = items_lo; items <= items_hi; items *= 2) {
+                double sec = tune_shape(o, s, got, t, compact, wg, items);
+                wrong += sec < 0;
+                if (sec > 0 && (best == 0 || sec < best))
+                    best = sec, best_wg[compact] = wg, best_items[compact] = items;
             }
-            cl_uint fb0 = 0, fb1 = 0;
-            int ok = st == CLSCAN_SUCCESS && poison(s) && clscan__fallback_count(ctx, &fb0) == CLSCAN_SUCCESS;
-            double sec = ok ? median_time(step_scan, s, o->runs, t) : -1;
-            ok = sec > 0 && verify(s, got) && clscan__fallback_count(ctx, &fb1) == CLSCAN_SUCCESS;
-            wrong += !ok;
-            double gbps = sec > 0 ? 2.0 * s->n * clscan_type_size(s->type) / sec / 1e9 : 0;
-            if (ok)
-                printf("  wg %4u items %5u: %8.1f GB/s %7.1f look-back fallbacks a call\n", in_force.wg_size,
-                       in_force.items, gbps, (double)(fb1 - fb0) / (o->runs + 2));
-            else
-                printf("  wg %4u items %5u: failed: %.200s\n", in_force.wg_size, in_force.items, clscan_last_error(ctx));
-            if (ok && gbps > best)
-                best = gbps, best_wg = in_force.wg_size, best_items = in_force.items;
-        }
+        printf("  fastest: wg %u items %u, %.4f ms, %.3f x the copy\n", best_wg[compact], best_items[compact],
+               best * 1e3, best / copy);
+    }
     int stream = clscan__context_tuning(ctx, s->type).stream;
     clscan__set_tuning(ctx, 0, 0);
     /* The same tile bytes for the other element size: half (or twice) the items. */
-    unsigned items4 = best_items * (clscan_type_size(s->type) == 8 ? 2 : 1);
-    printf("policy row (vendor, type, 4-byte wg and items, 8-byte wg and items, stream):\n"
-           "    {\"%s\", %s, %u, %u, %u, %u, %d},\n", ctx->info.vendor,
-           (ctx->info.type & CL_DEVICE_TYPE_GPU) ? "CL_DEVICE_TYPE_GPU" : "CL_DEVICE_TYPE_CPU", best_wg, items4,
-           best_wg, items4 / 2, stream);
+    unsigned items4 = best_items[0] * (clscan_type_size(s->type) == 8 ? 2 : 1);
+    printf("policy row fields for %s %s (4-byte wg and items, 8-byte wg and items, stream; compaction wg and items):\n"
+           "    %u, %u, %u, %u, %d; %u, %u\n", ctx->info.vendor,
+           (ctx->info.type & CL_DEVICE_TYPE_GPU) ? "CL_DEVICE_TYPE_GPU" : "CL_DEVICE_TYPE_CPU", best_wg[0], items4,
+           best_wg[0], items4 / 2, stream, best_wg[1], best_items[1]);
     return wrong;
 }
 
