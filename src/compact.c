@@ -41,7 +41,7 @@ static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program
                                 CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
                                 CLSCAN__VAL(epoch)};
     st = clscan__launch(ctx, p, p->compact_single_pass, "compact_single_pass", args, sizeof args / sizeof args[0],
-                        tiles);
+                        clscan__sp_groups(ctx, tiles));
     if (st != CLSCAN_SUCCESS)
         return st;
     ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */

@@ -310,6 +310,21 @@ void clscan__set_sat_band(clscan_context *ctx, int band)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+void clscan__set_sp_groups(clscan_context *ctx, int per_cu)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->sp_groups_per_cu = per_cu;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles)
+{
+    int set = ctx->sp_groups_per_cu;
+    size_t per_cu = set < 0 ? 0 : set > 0 ? (size_t)set : clscan__policy_sp_groups_per_cu(&ctx->info);
+    size_t groups = per_cu * (ctx->info.compute_units ? ctx->info.compute_units : 1);
+    return per_cu && groups < tiles ? groups : tiles;
+}
+
 void clscan__set_sat_segment(clscan_context *ctx, int bands)
 {
     pthread_mutex_lock(&ctx->lock);

@@ -127,6 +127,9 @@ typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; } clsc
 clscan__sort_tuning clscan__policy_sort(const clscan__device_info *dev, size_t key_bytes);
 /* Summed-area tables: rows per band of the single-pass kernel (0: the CPU shape, a work-item a band). */
 unsigned clscan__policy_sat_band(const clscan__device_info *dev);
+/* Single-pass scans and compactions: work-groups launched a compute unit, each taking tile after
+ * tile (0: as many groups as tiles). */
+unsigned clscan__policy_sp_groups_per_cu(const clscan__device_info *dev);
 /* Whether this build of the library implements the pair (the rest are CLSCAN_UNSUPPORTED). */
 int clscan__algorithm_implemented(clscan_strategy strategy, clscan_wg_algorithm wg);
 /* Levels block-sum needs for n elements at this tile size, and the scratch elements of each level. */
@@ -207,6 +210,7 @@ struct clscan_context {
     int sat_band;                   /* tests: 0 the policy's, -1 the CPU shape (-k: bands of k rows), else rows per band */
     int sat_path;                   /* tests: GPU tables by CLSCAN__SAT_POLICY, _SINGLE_PASS or _THREE_PASS */
     int sat_segment;                /* tests: 0 the policy's, else bands a task of the GPU three passes walks */
+    int sp_groups_per_cu;           /* tests: 0 the policy's, -1 a group a tile, else groups a compute unit */
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
     char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
     cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
@@ -276,6 +280,11 @@ void clscan__set_sort_radix(clscan_context *ctx, unsigned bits);
 /* Internal, for tests: rows per band of later summed-area tables (0 the policy's; -1 the CPU shape). */
 void clscan__set_sat_band(clscan_context *ctx, int band);
 void clscan__set_sat_segment(clscan_context *ctx, int bands);
+/* Internal, for tests: work-groups a compute unit of later single-pass scans and compactions (0 the
+ * policy's, -1 a group a tile). */
+void clscan__set_sp_groups(clscan_context *ctx, int per_cu);
+/* Work-groups a single-pass launch over tiles starts: the context's setting or the policy's. */
+size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles);
 /* Internal, for tests: which GPU summed-area strategy later tables take. */
 enum { CLSCAN__SAT_POLICY, CLSCAN__SAT_SINGLE_PASS, CLSCAN__SAT_THREE_PASS };
 void clscan__set_sat_path(clscan_context *ctx, int path);

@@ -210,7 +210,8 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl), CLSCAN__VAL(epoch),
                                 CLSCAN__VAL(in_place)};
-    st = clscan__launch(ctx, p, p->single_pass, "scan_single_pass", args, sizeof args / sizeof args[0], tiles);
+    st = clscan__launch(ctx, p, p->single_pass, "scan_single_pass", args, sizeof args / sizeof args[0],
+                        clscan__sp_groups(ctx, tiles));
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* only a launch that was enqueued uses up its epoch */
     return st;

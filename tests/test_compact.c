@@ -130,8 +130,8 @@ TYPE_TEST(FLOAT)
 TYPE_TEST(DOUBLE)
 
 /* The item mode the policy does not pick (with a GPU-shaped tile on CPUs), for both element widths
- * (the wider one with the look-back fallback forced), runs of two flag mask words, and the portable
- * group scan (which also loads flags byte by byte). */
+ * (the wider one with the look-back fallback forced), runs of two flag mask words, the other
+ * single-pass launch size, and the portable group scan (which also loads flags byte by byte). */
 static void test_compact_other_paths(void **state)
 {
     (void)state;
@@ -150,6 +150,10 @@ static void test_compact_other_paths(void **state)
     compact_sizes(CLSCAN_UINT32);
     clscan__set_tuning(ctx, 0, 0);
     clscan__set_items_mode(ctx, 0);
+    /* The single-pass launch size the policy does not pick: a group a compute unit, or a tile. */
+    clscan__set_sp_groups(ctx, clscan__policy_sp_groups_per_cu(&ctx->info) ? -1 : 1);
+    compact_sizes(CLSCAN_INT32);
+    clscan__set_sp_groups(ctx, 0);
     clscan__set_portable(ctx, 1);
     compact_sizes(CLSCAN_FLOAT);
     clscan__set_portable(ctx, 0);

@@ -168,6 +168,15 @@ static void other_items_mode_pass(clscan_type type)
     size_cap = SIZE_MAX;
 }
 
+/* Single-pass with the launch size the policy does not pick here: one work-group a compute unit,
+ * each taking tile after tile, or (where the policy keeps groups) a group a tile. */
+static void other_groups_pass(clscan_type type)
+{
+    clscan__set_sp_groups(ctx, clscan__policy_sp_groups_per_cu(&ctx->info) ? -1 : 1);
+    scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
+    clscan__set_sp_groups(ctx, 0);
+}
+
 /* test_<T>_<X> runs X_pass for type T where the device holds it. */
 #define PER_TYPE(T, X)                                                                                  \
     static void test_##T##_##X(void **state)                                                            \
@@ -182,6 +191,7 @@ static void other_items_mode_pass(clscan_type type)
 PER_TYPES(portable)
 PER_TYPES(forced_fallback)
 PER_TYPES(other_items_mode)
+PER_TYPES(other_groups)
 
 /* Small tiles force four block-sum levels at moderate n (reduce-then-scan: three, under its totals),
  * and give single-pass thousands of tiles with a look-back window of eight. */
@@ -245,7 +255,7 @@ int main(int argc, char **argv)
         ENTRIES(SINGLE_PASS, HILLIS_STEELE),      ENTRIES(SINGLE_PASS, BLELLOCH),
         ENTRIES(SINGLE_PASS, SUBGROUP),           ENTRIES(REDUCE_THEN_SCAN, SUBGROUP),
         ENTRIES(BLOCK_SUM, SUBGROUP),             ENTRIES(AUTO, AUTO),
-        EACH_TYPE(portable), EACH_TYPE(forced_fallback), EACH_TYPE(other_items_mode),
+        EACH_TYPE(portable), EACH_TYPE(forced_fallback), EACH_TYPE(other_items_mode), EACH_TYPE(other_groups),
         cmocka_unit_test(test_misc_deep_recursion), cmocka_unit_test(test_misc_host_api),
     };
     if (argc > 1)
