@@ -3,7 +3,8 @@
  * every strategy x work-group pair and AUTO, and a single-thread C loop. A figure is the median of
  * --runs timed calls (call + clFinish, wall clock) after a warm-up; every output is poisoned first
  * and checked after. Table on stdout; --csv, --json and --plot (PNG through gnuplot) on request;
- * --tune searches work-group size and items per work-item and prints the policy row. */
+ * --tune searches work-group size and items per work-item of the single-pass scan and compaction and
+ * prints the fastest as policy row fields. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 #include "bench_mpi.h"
