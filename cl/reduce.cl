@@ -1,31 +1,59 @@
-/* Device-wide reduction in one launch. reduce_all folds tiles t = group, group + groups, ... of in
- * into one value per work-group (each work-item keeps its running fold in a register across all its
- * tiles, so the group combines only once), publishes it as a tagged status word (lookback.clh), and
- * counts itself done; the group that finishes last folds every group's value into result[0]. No
- * second launch: the value is ready when the kernel ends. */
+/* Device-wide reduction in one launch. reduce_all folds tiles of in into one value per work-group (each
+ * work-item keeps its running fold in a register across all its tiles, so the group combines only
+ * once), publishes it as a tagged status word (lookback.clh), and the group that finishes last folds
+ * every group's value into result[0]. No second launch: the value is ready when the kernel ends.
+ * Which tiles a group folds: with `taken`, those the launch's counter hands it, one at a time; else
+ * tiles group, group + groups, ... (the host picks: src/reduce.c). */
 #define REDUCE_READS 4   /* the host launches at most 8 groups a compute unit: 1056 on the H100 */
+
+/* Folds the tiles the launch's counter hands this group into *acc and returns the ticket past the
+ * tiles that ended it. The next ticket is asked for while this tile's loads are in flight. A group
+ * that reads faster takes more tiles, so the groups end together: on the H100 the fixed stride left
+ * some still reading while others were done (int32 2^28: 362 against 368 us a call). next: local
+ * scratch for the ticket. */
+ulong reduce_taken_tiles(__global const CLSCAN_T *in, ulong n, ulong num_tiles, __global uint *counters, uint epoch,
+                         CLSCAN_T *acc, __local uint *next)
+{
+    ulong t = sp_take_tile(counters, epoch, next);
+    while (t < num_tiles) {
+        if (get_local_id(0) == 0)
+            *next = atomic_inc(&counters[epoch & 1]);
+        *acc = CLSCAN_OP(*acc, wg_tile_partial(in, t * TILE, n));
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t = *next;
+        barrier(CLK_LOCAL_MEM_FENCE);   /* read by all before it is written again */
+    }
+    return t;
+}
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, __global sp_word *status,
-                __global uint *counters, ulong n, ulong num_tiles, uint epoch)
+                __global uint *counters, ulong n, ulong num_tiles, uint epoch, uint taken)
 {
     __local CLSCAN_T scratch[WG_SIZE];
-    __local uint last;
+    __local uint last, next;
     const uint lid = get_local_id(0), groups = get_num_groups(0);
     sp_launch_start(counters, epoch);
     CLSCAN_T acc = CLSCAN_IDENTITY;
-    for (ulong t = get_group_id(0); t < num_tiles; t += groups)
-        acc = CLSCAN_OP(acc, wg_tile_partial(in, t * TILE, n));
+    ulong ticket = 0;
+    if (taken)
+        ticket = reduce_taken_tiles(in, n, num_tiles, counters, epoch, &acc, &next);
+    else
+        for (ulong t = get_group_id(0); t < num_tiles; t += groups)
+            acc = CLSCAN_OP(acc, wg_tile_partial(in, t * TILE, n));
     CLSCAN_T total = wg_reduce(acc, scratch);
     if (lid == 0) {
         sp_publish(status, get_group_id(0), SP_FLAG_P, epoch, total);
-        last = atomic_inc(&counters[epoch & 1]) == groups - 1;
+        /* Taken tiles: every group ends on one ticket past the tiles, so the highest is the last
+         * group's; else every group counts itself done. */
+        last = taken ? ticket == num_tiles + groups - 1 : atomic_inc(&counters[epoch & 1]) == groups - 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!last)
         return;
-    /* Every other group has published before counting itself: its word is written, if not yet seen
-     * here, so the waits below end without any scheduling promise. A work-item's reads go out
+    /* Every other group has published before counting itself, or (taken tiles) holds a ticket, so it
+     * is running and publishes next: its word is written or will be, if not yet seen here, and the
+     * waits below end without any scheduling promise. A work-item's reads go out
      * REDUCE_READS at once (one round trip, not one each). Folded in group order, the float result
      * does not depend on which group came last. */
     acc = CLSCAN_IDENTITY;

@@ -317,6 +317,13 @@ void clscan__set_sp_groups(clscan_context *ctx, int per_cu)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+void clscan__set_reduce_strided(clscan_context *ctx, int strided)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->reduce_strided = strided;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles)
 {
     int set = ctx->sp_groups_per_cu;

@@ -211,6 +211,7 @@ struct clscan_context {
     int sat_path;                   /* tests: GPU tables by CLSCAN__SAT_POLICY, _SINGLE_PASS or _THREE_PASS */
     int sat_segment;                /* tests: 0 the policy's, else bands a task of the GPU three passes walks */
     int sp_groups_per_cu;           /* tests: 0 the policy's, -1 a group a tile, else groups a compute unit */
+    int reduce_strided;             /* tests: integer reductions walk tiles by a fixed stride, as floats do */
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
     char extra_defines[512];        /* experiments only: $CLSCAN_EXTRA_DEFINES as #define lines */
     cl_mem sp_counters;             /* single-pass tile counters (two, by epoch parity) and fallbacks */
@@ -285,6 +286,9 @@ void clscan__set_sat_segment(clscan_context *ctx, int bands);
 void clscan__set_sp_groups(clscan_context *ctx, int per_cu);
 /* Work-groups a single-pass launch over tiles starts: the context's setting or the policy's. */
 size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles);
+/* Internal, for tests: integer reductions walk their tiles by a fixed stride (1) or take them as
+ * they go (0, the default). */
+void clscan__set_reduce_strided(clscan_context *ctx, int strided);
 /* Internal, for tests: which GPU summed-area strategy later tables take. */
 enum { CLSCAN__SAT_POLICY, CLSCAN__SAT_SINGLE_PASS, CLSCAN__SAT_THREE_PASS };
 void clscan__set_sat_path(clscan_context *ctx, int path);

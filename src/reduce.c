@@ -1,6 +1,8 @@
 /* clscan_reduce: one launch of reduce_all folds the input into one value per work-group (as many groups
- * as the device keeps busy, each with as many tiles), and the last group to finish folds those; the
- * value is read back. The input is read once. */
+ * as the device keeps busy), and the last group to finish folds those; the value is read back. The
+ * input is read once. Integer reductions hand tiles out to the groups as they ask (balanced, any
+ * order gives the same value); float ones give each group a fixed run of tiles, so that the same
+ * call gives the same bits every time. */
 #include "internal.h"
 #include <float.h>
 #include <math.h>
@@ -38,6 +40,16 @@ clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compu
     return s;
 }
 
+/* Whether reduce_all's groups take tiles from the launch's counter rather than by a fixed stride:
+ * integers only, whose value does not depend on which group folds which tile (float sums would vary
+ * in their last bits from call to call), and only while every ticket, tiles + groups, fits the
+ * counter's 32 bits. Tests may ask for the stride (ctx->reduce_strided). */
+static cl_uint reduce_takes_tiles(const clscan_context *ctx, clscan_type type, size_t tiles, size_t groups)
+{
+    const int exact = type != CLSCAN_FLOAT && type != CLSCAN_DOUBLE;
+    return exact && !ctx->reduce_strided && tiles <= UINT32_MAX - groups;
+}
+
 /* Enqueues reduce_all, which leaves the result in element 0 of *result_buf. */
 static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
                                     cl_mem *result_buf)
@@ -56,9 +68,10 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
-    cl_uint epoch = ctx->sp_epoch + 1;
-    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(*result_buf), CLSCAN__MEM(status),
-                                CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(epoch)};
+    cl_uint epoch = ctx->sp_epoch + 1, taken = reduce_takes_tiles(ctx, type, tiles, groups);
+    const clscan__arg args[] = {CLSCAN__MEM(in),   CLSCAN__MEM(*result_buf), CLSCAN__MEM(status),
+                                CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
+                                CLSCAN__VAL(epoch), CLSCAN__VAL(taken)};
     st = clscan__launch(ctx, p, p->reduce_all, "reduce_all", args, sizeof args / sizeof args[0], groups);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */

@@ -77,12 +77,18 @@ static void reduce_sizes(clscan_type type, clscan_op first, clscan_op last)
     assert_int_equal(failures, 0);
 }
 
-/* Every operator on the path AUTO takes; add alone on the portable path (scalar loads) and in the
+/* Every operator on the path AUTO takes (integers also with the fixed stride of tiles that floats
+ * take); add alone on the portable path (scalar loads) and in the
  * item mode the policy does not pick, with 16-element tiles (many partials, several passes). Each
  * extra path is a program build per type, which PoCL makes slowly. */
 static void all_paths(clscan_type type)
 {
     reduce_sizes(type, CLSCAN_ADD, CLSCAN_MAX);
+    if (type != CLSCAN_FLOAT && type != CLSCAN_DOUBLE) {   /* integers take tiles as they go; floats stride */
+        clscan__set_reduce_strided(ctx, 1);
+        reduce_sizes(type, CLSCAN_ADD, CLSCAN_MAX);
+        clscan__set_reduce_strided(ctx, 0);
+    }
     clscan__set_portable(ctx, 1);
     reduce_sizes(type, CLSCAN_ADD, CLSCAN_ADD);
     clscan__set_portable(ctx, 0);
@@ -107,6 +113,28 @@ TYPE_TEST(INT64)
 TYPE_TEST(UINT64)
 TYPE_TEST(FLOAT)
 TYPE_TEST(DOUBLE)
+
+/* A float sum comes back with the same bits every time (design.md): many groups, many tiles each. */
+static void test_reduce_float_repeatable(void **state)
+{
+    (void)state;
+    clscan__tuning t = clscan__context_tuning(ctx, CLSCAN_FLOAT);
+    const size_t n = (size_t)ctx->info.compute_units * 8 * t.wg_size * t.items * 3 + 77;
+    float *in = malloc(n * sizeof *in);
+    assert_non_null(in);
+    ref_fill(in, n, CLSCAN_FLOAT, CLSCAN_ADD, &rng);
+    cl_mem buf = ref_buffer(ctx, n * sizeof *in, in);
+    assert_non_null(buf);
+    float first = 0, again = 0;
+    assert_int_equal(clscan_reduce(ctx, buf, n, CLSCAN_FLOAT, CLSCAN_ADD, &first), CLSCAN_SUCCESS);
+    for (int k = 0; k < 20; k++) {
+        memset(&again, REF_POISON, sizeof again);
+        assert_int_equal(clscan_reduce(ctx, buf, n, CLSCAN_FLOAT, CLSCAN_ADD, &again), CLSCAN_SUCCESS);
+        assert_memory_equal(&first, &again, sizeof first);
+    }
+    clReleaseMemObject(buf);
+    free(in);
+}
 
 /* Every bad argument: the right status, a message, *result untouched, and the next call works. */
 static void test_reduce_bad_arguments(void **state)
@@ -144,7 +172,7 @@ int main(void)
         cmocka_unit_test(test_reduce_INT32), cmocka_unit_test(test_reduce_UINT32),
         cmocka_unit_test(test_reduce_INT64), cmocka_unit_test(test_reduce_UINT64),
         cmocka_unit_test(test_reduce_FLOAT), cmocka_unit_test(test_reduce_DOUBLE),
-        cmocka_unit_test(test_reduce_bad_arguments),
+        cmocka_unit_test(test_reduce_float_repeatable), cmocka_unit_test(test_reduce_bad_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
