@@ -443,7 +443,8 @@ void sat_tile_column(__global const CLSCAN_T *in, uint b, uint c, ulong width, u
 }
 
 /* Both passes over the image take tasks: task k is a segment of `seg` bands (segment k / chunks) down
- * chunk k % chunks, its tiles top to bottom; a group takes tasks g, g + groups, ... A column's sum over
+ * chunk k % chunks, its tiles top to bottom in the table pass, bottom to top in the sums pass
+ * (sat_sums_start); a group takes tasks g, g + groups, ... A column's sum over
  * the segment so far stays in a register, so that only a row of sums a segment, not a band, goes
  * through memory and through sat_scan_sums. The host keeps the tiles under 2^32: task, band and tile
  * numbers are uint, whose divisions cost a fraction of 64-bit ones. */
@@ -473,6 +474,17 @@ int sat_next_tile(uint k, uint b, uint b1, uint c, uint seg, uint chunks, uint *
     return 1;
 }
 
+/* The tile the sums pass starts task k with: its bottom band, past the last band when there is no
+ * task k. The sums pass walks each segment up, so that what it read last, still in L2 when the table
+ * pass starts, is the top of every segment, where the table pass starts: float 8192 x 8192 on the
+ * H100 took 316-318 us against 319-322 walking down (docs/benchmarks.md). */
+void sat_sums_start(uint k, uint tasks, uint seg, uint chunks, uint num_bands, uint *b, uint *c)
+{
+    sat_task_start(k, seg, chunks, b, c);
+    if (k < tasks)
+        *b = min(*b + seg, num_bands) - 1;
+}
+
 /* A tile's sums (a task's tiles in turn): sums[s][x] = column x summed over segment s's bands (every
  * segment but the last), sums[b][width + c] = band b's total over chunk c (every band but the last),
  * and carries[t * SAT_ROWS + r] = the sum of rows 0 .. r of the band over the chunk (every band). The
@@ -489,17 +501,21 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
     const ulong stride = width + chunks;
     CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS];
     uint k = get_group_id(0), nb, nc;
-    sat_task_start(k, seg, chunks, &nb, &nc);
+    sat_sums_start(k, tasks, seg, chunks, num_bands, &nb, &nc);
     sat_tile_column(in, nb, nc, width, height, num_bands, col);
     for (; k < tasks; k += groups) {
-        const uint s = k / chunks, c = k - s * chunks, b1 = min(s * seg + seg, num_bands);
+        const uint s = k / chunks, c = k - s * chunks, b0 = s * seg, b1 = min(b0 + seg, num_bands);
         const ulong x = (ulong)c * WG_SIZE + lid;
         CLSCAN_T down = CLSCAN_IDENTITY;   /* column x over the segment's bands so far */
-        for (uint b = s * seg; b < b1; b++) {
+        for (uint i = b1 - b0; i-- > 0;) {
+            const uint b = b0 + i;
             const ulong t = (ulong)b * chunks + c;
             down = CLSCAN_OP(down, sat_column_prefix(col));
             /* The next tile's loads go out now and land while this one is summed in local memory. */
-            sat_next_tile(k, b, b1, c, seg, chunks, &nb, &nc);
+            if (b > b0)
+                nb = b - 1, nc = c;
+            else
+                sat_sums_start(k + groups, tasks, seg, chunks, num_bands, &nb, &nc);
             sat_tile_column(in, nb, nc, width, height, num_bands, ahead);
             /* Row r's prefix summed along the chunk: each run's total, then the runs of a row (the
              * tile is read before the second barrier, so the next tile may rewrite it). */
