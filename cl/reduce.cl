@@ -6,21 +6,25 @@
  * tiles group, group + groups, ... (the host picks: src/reduce.c). */
 #define REDUCE_READS 4   /* the host launches at most 8 groups a compute unit: 1056 on the H100 */
 
-/* Folds the tiles the launch's counter hands this group into *acc and returns the ticket past the
- * tiles that ended it. The next ticket is asked for while this tile's loads are in flight. A group
- * that reads faster takes more tiles, so the groups end together: on the H100 the fixed stride left
- * some still reading while others were done (int32 2^28: 362 against 368 us a call). next: local
- * scratch for the ticket. */
+/* Folds into *acc tile `group` and then the tiles groups + k for the tickets k the launch's counter
+ * hands this group, and returns the tile number past the last that ended it: every group (the host
+ * launches no more than there are tiles) ends on one ticket, so the highest ticket, num_tiles - 1,
+ * ends the group that finishes last. The next ticket is asked for while this tile's loads are in
+ * flight. A group that reads faster takes more tiles, so the groups end together: on the H100 the
+ * fixed stride left some still reading while others were done (int32 2^28: 362 against 368 us a
+ * call; the first tile without a ticket, no counter round trip before the first loads: 361 against
+ * 363). next: local scratch for the ticket. */
 ulong reduce_taken_tiles(__global const CLSCAN_T *in, ulong n, ulong num_tiles, __global uint *counters, uint epoch,
                          CLSCAN_T *acc, __local uint *next)
 {
-    ulong t = sp_take_tile(counters, epoch, next);
+    const ulong groups = get_num_groups(0);
+    ulong t = get_group_id(0);
     while (t < num_tiles) {
         if (get_local_id(0) == 0)
             *next = atomic_inc(&counters[epoch & 1]);
         *acc = CLSCAN_OP(*acc, wg_tile_partial(in, t * TILE, n));
         barrier(CLK_LOCAL_MEM_FENCE);
-        t = *next;
+        t = groups + *next;
         barrier(CLK_LOCAL_MEM_FENCE);   /* read by all before it is written again */
     }
     return t;
@@ -35,18 +39,18 @@ void reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, __global
     const uint lid = get_local_id(0), groups = get_num_groups(0);
     sp_launch_start(counters, epoch);
     CLSCAN_T acc = CLSCAN_IDENTITY;
-    ulong ticket = 0;
+    ulong past = 0;   /* taken tiles: groups + the ticket that ended this group */
     if (taken)
-        ticket = reduce_taken_tiles(in, n, num_tiles, counters, epoch, &acc, &next);
+        past = reduce_taken_tiles(in, n, num_tiles, counters, epoch, &acc, &next);
     else
         for (ulong t = get_group_id(0); t < num_tiles; t += groups)
             acc = CLSCAN_OP(acc, wg_tile_partial(in, t * TILE, n));
     CLSCAN_T total = wg_reduce(acc, scratch);
     if (lid == 0) {
         sp_publish(status, get_group_id(0), SP_FLAG_P, epoch, total);
-        /* Taken tiles: every group ends on one ticket past the tiles, so the highest is the last
-         * group's; else every group counts itself done. */
-        last = taken ? ticket == num_tiles + groups - 1 : atomic_inc(&counters[epoch & 1]) == groups - 1;
+        /* Taken tiles: the group that took the highest ticket is the last; else every group counts
+         * itself done. */
+        last = taken ? past == groups + num_tiles - 1 : atomic_inc(&counters[epoch & 1]) == groups - 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!last)
