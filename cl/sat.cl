@@ -444,9 +444,10 @@ void sat_tile_column(__global const CLSCAN_T *in, uint b, uint c, ulong width, u
 
 /* Both passes over the image take tasks: task k is a segment of `seg` bands (segment k / chunks) down
  * chunk k % chunks, its tiles top to bottom in the table pass, bottom to top in the sums pass
- * (sat_sums_start); a group takes tasks g, g + groups, ... A column's sum over
- * the segment so far stays in a register, so that only a row of sums a segment, not a band, goes
- * through memory and through sat_scan_sums. The host keeps the tiles under 2^32: task, band and tile
+ * (sat_sums_start). Group g takes the g-th task of its pass's order first, then the one each ticket
+ * of the launch's counter gives it (sat_take_task), so that groups that find memory faster take more
+ * and all end together. A column's sum over the segment so far stays in a register, so that only a
+ * row of sums a segment, not a band, goes through memory and through sat_scan_sums. The host keeps the tiles under 2^32: task, band and tile
  * numbers are uint, whose divisions cost a fraction of 64-bit ones. */
 
 /* The first band and the chunk of task k (past the last task: a band past the last one). */
@@ -462,17 +463,33 @@ uint sat_tasks(uint num_bands, uint seg, uint chunks)
     return (num_bands + seg - 1) / seg * chunks;
 }
 
-/* The tile a group takes after band b of task k (chunk c, bands up to b1): the next band down, else
- * the first tile of the group's next task. Returns whether it starts a task. */
-int sat_next_tile(uint k, uint b, uint b1, uint c, uint seg, uint chunks, uint *nb, uint *nc)
+/* The tile a group takes after band b of its task (chunk c, bands up to b1): the next band down, else
+ * the first tile of task kn, the group's next. Returns whether it starts a task. */
+int sat_next_tile(uint kn, uint b, uint b1, uint c, uint seg, uint chunks, uint *nb, uint *nc)
 {
     if (b + 1 < b1) {
         *nb = b + 1, *nc = c;
         return 0;
     }
-    sat_task_start(k + get_num_groups(0), seg, chunks, nb, nc);
+    sat_task_start(kn, seg, chunks, nb, nc);
     return 1;
 }
+
+/* The group's next task after task number j in the pass's order: groups + a ticket from the
+ * launch's counter (every work-item gets it; a barrier of its own, since a task of one tile reads it
+ * before any other). Group g starts with number g, without a ticket. */
+uint sat_take_task(__global uint *counters, uint epoch, __local uint *next)
+{
+    if (get_local_id(0) == 0)
+        *next = atomic_inc(&counters[epoch & 1]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return get_num_groups(0) + *next;   /* read before the task's tiles' barriers: rewritten after them */
+}
+
+/* The task of number j in the sums pass's order: the last task first (the table pass takes them
+ * first to last), so that what the sums pass read last is what the table pass reads first; past the
+ * last task, a number past it. */
+#define SAT_SUMS_TASK(j, tasks) ((j) < (tasks) ? (tasks) - 1 - (j) : (tasks))
 
 /* The tile the sums pass starts task k with: its bottom band, past the last band when there is no
  * task k. The sums pass walks each segment up, so that what it read last, still in L2 when the table
@@ -492,18 +509,21 @@ void sat_sums_start(uint k, uint tasks, uint seg, uint chunks, uint num_bands, u
  * sat_band_column walks a runtime number of rows. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __global CLSCAN_T *carries, ulong width,
-                   ulong height, uint num_bands, uint seg)
+                   ulong height, uint num_bands, uint seg, __global uint *counters, uint epoch)
 {
     __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
     __local CLSCAN_T runs[WG_SIZE];
-    const uint lid = get_local_id(0), groups = get_num_groups(0), chunks = (uint)((width + WG_SIZE - 1) / WG_SIZE);
+    __local uint next;
+    const uint lid = get_local_id(0), chunks = (uint)((width + WG_SIZE - 1) / WG_SIZE);
     const uint tasks = sat_tasks(num_bands, seg, chunks);
     const ulong stride = width + chunks;
     CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS];
-    uint k = get_group_id(0), nb, nc;
-    sat_sums_start(k, tasks, seg, chunks, num_bands, &nb, &nc);
+    uint j = get_group_id(0), nb, nc;
+    sp_launch_start(counters, epoch);
+    sat_sums_start(SAT_SUMS_TASK(j, tasks), tasks, seg, chunks, num_bands, &nb, &nc);
     sat_tile_column(in, nb, nc, width, height, num_bands, col);
-    for (; k < tasks; k += groups) {
+    while (j < tasks) {
+        const uint k = SAT_SUMS_TASK(j, tasks), jn = sat_take_task(counters, epoch, &next);
         const uint s = k / chunks, c = k - s * chunks, b0 = s * seg, b1 = min(b0 + seg, num_bands);
         const ulong x = (ulong)c * WG_SIZE + lid;
         CLSCAN_T down = CLSCAN_IDENTITY;   /* column x over the segment's bands so far */
@@ -515,7 +535,7 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
             if (b > b0)
                 nb = b - 1, nc = c;
             else
-                sat_sums_start(k + groups, tasks, seg, chunks, num_bands, &nb, &nc);
+                sat_sums_start(SAT_SUMS_TASK(jn, tasks), tasks, seg, chunks, num_bands, &nb, &nc);
             sat_tile_column(in, nb, nc, width, height, num_bands, ahead);
             /* Row r's prefix summed along the chunk: each run's total, then the runs of a row (the
              * tile is read before the second barrier, so the next tile may rewrite it). */
@@ -535,6 +555,7 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
         }
         if (b1 < num_bands && x < width)
             sums[s * stride + x] = down;
+        j = jn;
     }
 }
 
@@ -640,23 +661,27 @@ void sat_tile_load(__global const CLSCAN_T *in, __global const CLSCAN_T *sums, _
  * tile while it scans this one. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_seeded_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *sums,
-                      __global const CLSCAN_T *carries, ulong width, ulong height, uint num_bands, uint seg)
+                      __global const CLSCAN_T *carries, ulong width, ulong height, uint num_bands, uint seg,
+                      __global uint *counters, uint epoch)
 {
     __local CLSCAN_T tile[PAD(SAT_ROWS * WG_SIZE)];
     __local CLSCAN_T runs[WG_SIZE];
     __local CLSCAN_T carry[SAT_ROWS];
-    const uint lid = get_local_id(0), groups = get_num_groups(0), chunks = (uint)((width + WG_SIZE - 1) / WG_SIZE);
+    __local uint next;
+    const uint lid = get_local_id(0), chunks = (uint)((width + WG_SIZE - 1) / WG_SIZE);
     const uint tasks = sat_tasks(num_bands, seg, chunks);
     CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS], seed, seed_ahead, edge, edge_ahead;
     uint k = get_group_id(0), nb, nc;
+    sp_launch_start(counters, epoch);
     sat_task_start(k, seg, chunks, &nb, &nc);
     sat_tile_load(in, sums, carries, nb, nc, 1, seg, width, height, num_bands, col, &seed, &edge);
-    for (; k < tasks; k += groups) {
+    while (k < tasks) {
+        const uint kn = sat_take_task(counters, epoch, &next);
         const uint s = k / chunks, c = k - s * chunks, b1 = min(s * seg + seg, num_bands);
         const ulong x = (ulong)c * WG_SIZE + lid;
         for (uint b = s * seg; b < b1; b++) {
             const CLSCAN_T total = sat_column_prefix(col);
-            const int first = sat_next_tile(k, b, b1, c, seg, chunks, &nb, &nc);
+            const int first = sat_next_tile(kn, b, b1, c, seg, chunks, &nb, &nc);
             sat_tile_load(in, sums, carries, nb, nc, first, seg, width, height, num_bands, ahead, &seed_ahead,
                           &edge_ahead);
             /* The last tile's readers of carry[] passed its last barrier before this work-item got here. */
@@ -668,5 +693,6 @@ void sat_seeded_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glo
             seed = first ? seed_ahead : CLSCAN_OP(seed, total);
             edge = edge_ahead;
         }
+        k = kn;
     }
 }

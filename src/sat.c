@@ -104,15 +104,22 @@ static cl_uint sat_scan_cols(unsigned wg, size_t rows)
 
 /* Bands a task of the passes over the image walks down its chunk (a segment): the column sums are
  * carried in registers from tile to tile, so the sums written, scanned and read again shrink by that
- * much (8 MB of each for float 8192 x 8192 in bands of 32 rows). The most, up to SAT_SEGMENT_MAX,
- * that leave the busiest group no more tiles than a task a tile would; a test or experiment may set
- * it (ctx->sat_segment). */
+ * much. The groups take tasks as they finish them (cl/sat.cl), and many small tasks end more evenly
+ * than few long ones: with at least SAT_SEGMENT_SPLIT tiles a group, tasks are one band (float 8192 x
+ * 8192 on the H100: 303.5 us against 305.5 in segments of 2 bands and 314.5 in the 32 taken before;
+ * 8192 x 12288, 32768 x 2048 and 2048 x 32768 alike, docs/benchmarks.md). Fewer tiles take the most
+ * bands, up to SAT_SEGMENT_MAX, that leave the busiest group no more tiles than a task a tile would
+ * (8192 x 1024: 4 bands, 56.8-57.4 us against 58.0 in tasks of one band). A test or experiment may
+ * set it (ctx->sat_segment). */
 #define SAT_SEGMENT_MAX 32
+#define SAT_SEGMENT_SPLIT 8
 static size_t sat_segment(const clscan_context *ctx, size_t bands, size_t chunks, size_t groups)
 {
     if (ctx->sat_segment > 0)
         return (size_t)ctx->sat_segment < bands ? (size_t)ctx->sat_segment : bands;
     const size_t busiest = clscan__tiles(bands * chunks, groups);
+    if (busiest >= SAT_SEGMENT_SPLIT)
+        return 1;
     size_t seg = 1;
     for (size_t k = 2; k <= SAT_SEGMENT_MAX && k <= bands; k++)
         if (clscan__tiles(clscan__tiles(bands, k) * chunks, groups) * k <= busiest)
@@ -128,6 +135,16 @@ static int sat_tiles_fit(size_t width, size_t chunks, size_t bands, size_t band)
     return width + chunks > width && bands <= SIZE_MAX / 8 / (width + chunks) &&
            chunks <= SIZE_MAX / 8 / band / bands &&
            chunks <= (UINT32_MAX - 65536) / (bands + 1);   /* the kernels' uint numbers: tiles, tasks + groups */
+}
+
+/* The epoch of the next launch that takes tasks from the single-pass counters (which it makes sure
+ * exist, zeroed as they should be); the caller records it once the launch is enqueued. */
+static clscan_status sat_next_epoch(clscan_context *ctx, const clscan__program *p, cl_uint *epoch)
+{
+    cl_mem status = NULL;
+    clscan_status st = clscan__sp_state(ctx, 1, p->config.atomics64, &status);
+    *epoch = ctx->sp_epoch + 1;
+    return st;
 }
 
 /* Reduce-then-scan over tiles of a band's rows x a group's columns: each segment's column sums and
@@ -155,11 +172,17 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
     cl_ulong w = width, h = height, bands64 = bands, stride = width + chunks;
     cl_uint bands32 = (cl_uint)bands, seg32 = (cl_uint)seg;
     cl_ulong seg_rows = segments - 1, band_rows = bands - 1;
+    cl_uint epoch = 0;
+    if (st == CLSCAN_SUCCESS)
+        st = sat_next_epoch(ctx, p, &epoch);
     if (st == CLSCAN_SUCCESS) {
-        const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w),
-                                    CLSCAN__VAL(h), CLSCAN__VAL(bands32), CLSCAN__VAL(seg32)};
+        const clscan__arg args[] = {CLSCAN__MEM(in),  CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w),
+                                    CLSCAN__VAL(h),   CLSCAN__VAL(bands32), CLSCAN__VAL(seg32),
+                                    CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(epoch)};
         st = clscan__launch_into(ctx, p, p->sat_band_sums, "sat_band_sums", args, sizeof args / sizeof args[0], groups,
                                  carries);
+        if (st == CLSCAN_SUCCESS)
+            ctx->sp_epoch = epoch;
     }
     if (st == CLSCAN_SUCCESS && bands > 2) {
         cl_uint cols = sat_scan_cols(p->config.wg_size, bands - 1);
@@ -173,11 +196,17 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
         st = clscan__launch_into(ctx, p, p->sat_band_carries, "sat_band_carries", args, sizeof args / sizeof args[0],
                                  bands, carries);
     }
+    if (st == CLSCAN_SUCCESS)
+        st = sat_next_epoch(ctx, p, &epoch);
     if (st == CLSCAN_SUCCESS) {
-        const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(sums), CLSCAN__MEM(carries),
-                                    CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(bands32), CLSCAN__VAL(seg32)};
+        const clscan__arg args[] = {CLSCAN__MEM(in),     CLSCAN__MEM(out),      CLSCAN__MEM(sums),
+                                    CLSCAN__MEM(carries), CLSCAN__VAL(w),       CLSCAN__VAL(h),
+                                    CLSCAN__VAL(bands32), CLSCAN__VAL(seg32),   CLSCAN__MEM(ctx->sp_counters),
+                                    CLSCAN__VAL(epoch)};
         st = clscan__launch(ctx, p, p->sat_seeded_tiles, "sat_seeded_tiles", args, sizeof args / sizeof args[0],
                             groups);
+        if (st == CLSCAN_SUCCESS)
+            ctx->sp_epoch = epoch;
     }
     return st;
 }
