@@ -104,22 +104,17 @@ static cl_uint sat_scan_cols(unsigned wg, size_t rows)
 
 /* Bands a task of the passes over the image walks down its chunk (a segment): the column sums are
  * carried in registers from tile to tile, so the sums written, scanned and read again shrink by that
- * much. The groups take tasks as they finish them (cl/sat.cl), and many small tasks end more evenly
- * than few long ones: with at least SAT_SEGMENT_SPLIT tiles a group, tasks are one band (float 8192 x
- * 8192 on the H100: 303.5 us against 305.5 in segments of 2 bands and 314.5 in the 32 taken before;
- * 8192 x 12288, 32768 x 2048 and 2048 x 32768 alike, docs/benchmarks.md). Fewer tiles take the most
- * bands, up to SAT_SEGMENT_MAX, that leave the busiest group no more tiles than a task a tile would
- * (8192 x 1024: 4 bands, 56.8-57.4 us against 58.0 in tasks of one band). A test or experiment may
- * set it (ctx->sat_segment). */
+ * much (8 MB of each for float 8192 x 8192 in bands of 32 rows). The most, up to SAT_SEGMENT_MAX,
+ * that leave the busiest group no more tiles than a task a tile would; a test or experiment may set
+ * it (ctx->sat_segment). With tasks taken from a counter (cl/sat.cl), one-band segments end more
+ * evenly: on the H100 float 8192 x 8192 took 303.5 us in them against 314.5 in 32-band ones, but on
+ * the H200 254-257 against 241-245 (docs/benchmarks.md), so the rule stays as it was for now. */
 #define SAT_SEGMENT_MAX 32
-#define SAT_SEGMENT_SPLIT 8
 static size_t sat_segment(const clscan_context *ctx, size_t bands, size_t chunks, size_t groups)
 {
     if (ctx->sat_segment > 0)
         return (size_t)ctx->sat_segment < bands ? (size_t)ctx->sat_segment : bands;
     const size_t busiest = clscan__tiles(bands * chunks, groups);
-    if (busiest >= SAT_SEGMENT_SPLIT)
-        return 1;
     size_t seg = 1;
     for (size_t k = 2; k <= SAT_SEGMENT_MAX && k <= bands; k++)
         if (clscan__tiles(clscan__tiles(bands, k) * chunks, groups) * k <= busiest)
