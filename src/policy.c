@@ -6,6 +6,7 @@
 
 typedef struct policy_row {
     const char *vendor;          /* substring of the device vendor, NULL for any */
+    const char *name;            /* substring of the device name, NULL for any */
     cl_device_type type;         /* 0 for any */
     unsigned wg4, items4, wg8, items8;
     int stream;                  /* items read twice from memory instead of held in registers */
@@ -14,24 +15,29 @@ typedef struct policy_row {
     unsigned sat_band;           /* summed-area tables: rows per single-pass band (0: a work-item a band) */
     unsigned compact_wg, compact_items;   /* compaction's tile, any element width (0: the scan's) */
     unsigned sp_groups_per_cu;   /* single-pass scans and compactions: groups a compute unit (0: a group a tile) */
+    unsigned sat_split;          /* three-pass tables: tiles a group from which tasks are one band (0: never) */
 } policy_row;
 
 static const policy_row table[] = {
-    /* vendor   type                 4-byte   8-byte  stream  8-byte reduce-then-scan band
-     *                                                        sort: wg, items 4/8-byte keys, bits
-     *                                                        compaction: wg, items; single-pass groups a CU */
-    {"NVIDIA", CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
-     256, 16, 8, 8, 32, 0, 0, 8},                             /* H100; groups a CU from the H200 */
-    {NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4, 0, 0, 0, 256, 8, 4, 8, 16, 0, 0, 0},   /* unmeasured GPUs: modest tiles */
-    {NULL, CL_DEVICE_TYPE_CPU, 16, 8192, 16, 4096, 1, 0, 0, 1, 8192, 8192, 8, 0, 8, 4096, 0},   /* PoCL 2 cores */
-    {NULL, 0, 128, 8, 128, 4, 0, 0, 0, 128, 8, 4, 8, 0, 0, 0, 0},
+    /* vendor, name   type                 4-byte   8-byte  stream  8-byte reduce-then-scan band
+     *                                                              sort: wg, items 4/8-byte keys, bits
+     *                                                              compaction: wg, items; single-pass groups a CU;
+     *                                                              three-pass table tasks of one band from */
+    {"NVIDIA", "H100", CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
+     256, 16, 8, 8, 32, 0, 0, 8, 8},                          /* H100: as the next row, one-band table tasks */
+    {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
+     256, 16, 8, 8, 32, 0, 0, 8, 0},                          /* other NVIDIA GPUs (the H100 and the H200) */
+    {NULL, NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4, 0, 0, 0, 256, 8, 4, 8, 16, 0, 0, 0, 0},   /* unmeasured GPUs: modest tiles */
+    {NULL, NULL, CL_DEVICE_TYPE_CPU, 16, 8192, 16, 4096, 1, 0, 0, 1, 8192, 8192, 8, 0, 8, 4096, 0, 0},   /* PoCL 2 cores */
+    {NULL, NULL, 0, 128, 8, 128, 4, 0, 0, 0, 128, 8, 4, 8, 0, 0, 0, 0, 0},
 };
 
 static const policy_row *row_for(const clscan__device_info *dev)
 {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         const policy_row *r = &table[i];
-        if ((!r->vendor || strstr(dev->vendor, r->vendor)) && (!r->type || (dev->type & r->type)))
+        if ((!r->vendor || strstr(dev->vendor, r->vendor)) && (!r->name || strstr(dev->name, r->name)) &&
+            (!r->type || (dev->type & r->type)))
             return r;
     }
     return &table[sizeof table / sizeof table[0] - 1];
@@ -64,6 +70,14 @@ clscan__sort_tuning clscan__policy_sort(const clscan__device_info *dev, size_t k
 unsigned clscan__policy_sat_band(const clscan__device_info *dev)
 {
     return row_for(dev)->sat_band;
+}
+
+/* Three-pass summed-area tables whose groups have at least this many tiles take tasks of one band
+ * (src/sat.c). Float 8192 x 8192, tasks of one band against the 32 the rule picks otherwise: H100
+ * 303.5 against 314.5 us, H200 254-257 against 241-245 (docs/benchmarks.md). */
+unsigned clscan__policy_sat_split(const clscan__device_info *dev)
+{
+    return row_for(dev)->sat_split;
 }
 
 /* On the H200 (int32 2^28, one process a variant) a group a tile lost 5% to groups that stay and

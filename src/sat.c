@@ -105,16 +105,19 @@ static cl_uint sat_scan_cols(unsigned wg, size_t rows)
 /* Bands a task of the passes over the image walks down its chunk (a segment): the column sums are
  * carried in registers from tile to tile, so the sums written, scanned and read again shrink by that
  * much (8 MB of each for float 8192 x 8192 in bands of 32 rows). The most, up to SAT_SEGMENT_MAX,
- * that leave the busiest group no more tiles than a task a tile would; a test or experiment may set
- * it (ctx->sat_segment). With tasks taken from a counter (cl/sat.cl), one-band segments end more
- * evenly: on the H100 float 8192 x 8192 took 303.5 us in them against 314.5 in 32-band ones, but on
- * the H200 254-257 against 241-245 (docs/benchmarks.md), so the rule stays as it was for now. */
+ * that leave the busiest group no more tiles than a task a tile would. Where the policy says so
+ * (sat_split: the H100), groups with at least that many tiles take tasks of one band instead: with
+ * tasks taken from a counter (cl/sat.cl) short ones end more evenly, which on the H100 outweighs the
+ * sums (float 8192 x 8192: 303.5 us against 314.5) and on the H200 does not (254-257 against 241-245;
+ * docs/benchmarks.md). A test or experiment may set it (ctx->sat_segment). */
 #define SAT_SEGMENT_MAX 32
 static size_t sat_segment(const clscan_context *ctx, size_t bands, size_t chunks, size_t groups)
 {
     if (ctx->sat_segment > 0)
         return (size_t)ctx->sat_segment < bands ? (size_t)ctx->sat_segment : bands;
-    const size_t busiest = clscan__tiles(bands * chunks, groups);
+    const size_t busiest = clscan__tiles(bands * chunks, groups), split = clscan__policy_sat_split(&ctx->info);
+    if (split && busiest >= split)
+        return 1;
     size_t seg = 1;
     for (size_t k = 2; k <= SAT_SEGMENT_MAX && k <= bands; k++)
         if (clscan__tiles(clscan__tiles(bands, k) * chunks, groups) * k <= busiest)

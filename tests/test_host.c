@@ -220,6 +220,14 @@ static void test_policy(void **state)
     assert_int_equal(clscan__policy_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_HILLIS_STEELE);
     gpu.subgroups = CLSCAN__SG_NVIDIA_PTX;
     assert_int_equal(clscan__policy_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_SUBGROUP);
+    /* A row for a device name: the H100's one-band table tasks, not the H200's; the rest as its vendor's. */
+    snprintf(gpu.name, sizeof gpu.name, "NVIDIA H100 80GB HBM3");
+    clscan__tuning h100 = clscan__policy_tuning(&gpu, CLSCAN_INT32);
+    assert_true(clscan__policy_sat_split(&gpu) > 0);
+    assert_true(h100.wg_size == t4.wg_size && h100.items == t4.items);
+    snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
+    assert_int_equal(clscan__policy_sat_split(&gpu), 0);
+    assert_int_equal(clscan__policy_sat_split(&cpu), 0);
 }
 
 /* Which sub-group mechanism a device gets: PTX on NVIDIA GPUs, the local-memory path everywhere else
