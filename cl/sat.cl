@@ -447,8 +447,9 @@ void sat_tile_column(__global const CLSCAN_T *in, uint b, uint c, ulong width, u
  * (sat_sums_start). Group g takes the g-th task of its pass's order first, then the one each ticket
  * of the launch's counter gives it (sat_take_task), so that groups that find memory faster take more
  * and all end together. A column's sum over the segment so far stays in a register, so that only a
- * row of sums a segment, not a band, goes through memory and through sat_scan_sums. The host keeps the tiles under 2^32: task, band and tile
- * numbers are uint, whose divisions cost a fraction of 64-bit ones. */
+ * row of sums a segment, not a band, goes through memory and through sat_scan_sums. The host keeps
+ * the tiles under 2^32: task, band and tile numbers are uint, whose divisions cost a fraction of
+ * 64-bit ones. */
 
 /* The first band and the chunk of task k (past the last task: a band past the last one). */
 void sat_task_start(uint k, uint seg, uint chunks, uint *b, uint *c)
@@ -475,9 +476,9 @@ int sat_next_tile(uint kn, uint b, uint b1, uint c, uint seg, uint chunks, uint 
     return 1;
 }
 
-/* The group's next task after task number j in the pass's order: groups + a ticket from the
- * launch's counter (every work-item gets it; a barrier of its own, since a task of one tile reads it
- * before any other). Group g starts with number g, without a ticket. */
+/* The number, in its pass's order, of the group's next task: groups + a ticket from the launch's
+ * counter (every work-item gets it; a barrier of its own, since a task of one tile reads it before
+ * any other). Group g starts with number g, without a ticket. */
 uint sat_take_task(__global uint *counters, uint epoch, __local uint *next)
 {
     if (get_local_id(0) == 0)

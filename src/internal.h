@@ -130,6 +130,7 @@ unsigned clscan__policy_sat_band(const clscan__device_info *dev);
 /* Single-pass scans and compactions: work-groups launched a compute unit, each taking tile after
  * tile (0: as many groups as tiles). */
 unsigned clscan__policy_sp_groups_per_cu(const clscan__device_info *dev);
+/* Three-pass summed-area tables: tiles a group from which tasks are one band (0: never). */
 unsigned clscan__policy_sat_split(const clscan__device_info *dev);
 /* Whether this build of the library implements the pair (the rest are CLSCAN_UNSUPPORTED). */
 int clscan__algorithm_implemented(clscan_strategy strategy, clscan_wg_algorithm wg);

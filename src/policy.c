@@ -26,7 +26,7 @@ static const policy_row table[] = {
     {"NVIDIA", "H100", CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
      256, 16, 8, 8, 32, 0, 0, 8, 8},                          /* H100: as the next row, one-band table tasks */
     {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
-     256, 16, 8, 8, 32, 0, 0, 8, 0},                          /* other NVIDIA GPUs (the H100 and the H200) */
+     256, 16, 8, 8, 32, 0, 0, 8, 0},                          /* other NVIDIA GPUs (measured: H100, H200) */
     {NULL, NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4, 0, 0, 0, 256, 8, 4, 8, 16, 0, 0, 0, 0},   /* unmeasured GPUs: modest tiles */
     {NULL, NULL, CL_DEVICE_TYPE_CPU, 16, 8192, 16, 4096, 1, 0, 0, 1, 8192, 8192, 8, 0, 8, 4096, 0, 0},   /* PoCL 2 cores */
     {NULL, NULL, 0, 128, 8, 128, 4, 0, 0, 0, 128, 8, 4, 8, 0, 0, 0, 0, 0},
