@@ -478,7 +478,8 @@ int sat_next_tile(uint kn, uint b, uint b1, uint c, uint seg, uint chunks, uint 
 
 /* The number, in its pass's order, of the group's next task: groups + a ticket from the launch's
  * counter (every work-item gets it; a barrier of its own, since a task of one tile reads it before
- * any other). Group g starts with number g, without a ticket. */
+ * any other). Group g starts with number g, without a ticket. sp_take_tile without its second
+ * barrier: the task's tiles' barriers come between this read and the next write. */
 uint sat_take_task(__global uint *counters, uint epoch, __local uint *next)
 {
     if (get_local_id(0) == 0)

@@ -42,8 +42,8 @@ clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compu
 
 /* Whether reduce_all's groups take tiles from the launch's counter rather than by a fixed stride:
  * integers only, whose value does not depend on which group folds which tile (float sums would vary
- * in their last bits from call to call), and only while every ticket, tiles + groups, fits the
- * counter's 32 bits. Tests may ask for the stride (ctx->reduce_strided). */
+ * in their last bits from call to call), and only while the tickets (fewer than the tiles) and the
+ * tile numbers groups + ticket fit the counter's 32 bits. Tests may ask for the stride (ctx->reduce_strided). */
 static cl_uint reduce_takes_tiles(const clscan_context *ctx, clscan_type type, size_t tiles, size_t groups)
 {
     const int exact = type != CLSCAN_FLOAT && type != CLSCAN_DOUBLE;
