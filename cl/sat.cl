@@ -210,11 +210,25 @@ void sat_band_tables(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
 #define SAT_PREFETCH 1         /* 0 (experiments): load each chunk only when it is its turn */
 #endif
 
+/* An element's offset in the image: 32 bits unless the host says the image has more than 2^32
+ * elements (SAT_WIDE). With 64-bit offsets the compiler kept a tile's row addresses in pairs of
+ * registers: the sums pass took 128 registers a work-item on the H200 against 80 with 32-bit ones
+ * (docs/benchmarks.md). */
+#if defined(SAT_WIDE)
+typedef ulong sat_idx;
+#else
+typedef uint sat_idx;
+#endif
+sat_idx sat_offset(ulong y, ulong x, ulong width)
+{
+    return (sat_idx)y * (sat_idx)width + (sat_idx)x;
+}
+
 /* Column x of rows y0 .. y0+rows-1 (identity past the image's edge). */
 void sat_load_column(__global const CLSCAN_T *in, CLSCAN_T col[SAT_ROWS], ulong y0, uint rows, ulong x, ulong width)
 {
     for (uint r = 0; r < SAT_ROWS; r++)
-        col[r] = x < width && r < rows ? in[(y0 + r) * width + x] : CLSCAN_IDENTITY;
+        col[r] = x < width && r < rows ? in[sat_offset(y0 + r, x, width)] : CLSCAN_IDENTITY;
 }
 
 
@@ -298,6 +312,18 @@ CLSCAN_T sat_look_back(__global const CLSCAN_T *in, __global sp_word *status, ul
     return acc;
 }
 
+/* The total of this work-item's run of a chunk in local memory: SAT_SEG_LEN columns of row lid /
+ * SAT_SEGS (as sat_chunk_runs reads it, for the sums pass, which keeps no run). */
+CLSCAN_T sat_run_total(__local const CLSCAN_T *tile)
+{
+    const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
+    __local const CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
+    CLSCAN_T total = CLSCAN_IDENTITY;
+    for (uint i = 0; i < SAT_SEG_LEN; i++)
+        total = CLSCAN_OP(total, mine[i]);
+    return total;
+}
+
 /* A chunk to local memory and each run's total: the tile gets above + col[r] (column lid, row r),
  * and each of a row's SAT_SEGS work-items adds up its run of SAT_SEG_LEN columns into runs[lid],
  * keeping the run in col[] (free by then). A run (SAT_SEG_LEN = SAT_ROWS <= 32 columns) starts at a
@@ -344,7 +370,7 @@ void sat_chunk(__global CLSCAN_T *out, CLSCAN_T col[SAT_ROWS], CLSCAN_T above, u
         carry[row] = acc;
     for (uint r = 0; r < rows; r++)
         if (x < width)
-            out[(y0 + r) * width + x] = tile[PAD(r * WG_SIZE + lid)];
+            out[sat_offset(y0 + r, x, width)] = tile[PAD(r * WG_SIZE + lid)];
 }
 
 /* col[r] becomes the sum of col[0 .. r]; returns the last. */
@@ -519,7 +545,7 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
     const uint lid = get_local_id(0), chunks = (uint)((width + WG_SIZE - 1) / WG_SIZE);
     const uint tasks = sat_tasks(num_bands, seg, chunks);
     const ulong stride = width + chunks;
-    CLSCAN_T col[SAT_ROWS], ahead[SAT_ROWS];
+    CLSCAN_T col[SAT_ROWS];
     uint j = get_group_id(0), nb, nc;
     sp_launch_start(counters, epoch);
     sat_sums_start(SAT_SUMS_TASK(j, tasks), tasks, seg, chunks, num_bands, &nb, &nc);
@@ -533,15 +559,20 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
             const uint b = b0 + i;
             const ulong t = (ulong)b * chunks + c;
             down = CLSCAN_OP(down, sat_column_prefix(col));
-            /* The next tile's loads go out now and land while this one is summed in local memory. */
+            /* The tile goes to local memory (read there after the barrier, rewritten only after
+             * the next tile's barriers), then the next tile's loads go into the same registers
+             * and land while this one's rows are added up: no second set of registers for them. */
+            for (uint r = 0; r < SAT_ROWS; r++)
+                tile[PAD(r * WG_SIZE + lid)] = col[r];
             if (b > b0)
                 nb = b - 1, nc = c;
             else
                 sat_sums_start(SAT_SUMS_TASK(jn, tasks), tasks, seg, chunks, num_bands, &nb, &nc);
-            sat_tile_column(in, nb, nc, width, height, num_bands, ahead);
-            /* Row r's prefix summed along the chunk: each run's total, then the runs of a row (the
-             * tile is read before the second barrier, so the next tile may rewrite it). */
-            sat_chunk_runs(col, CLSCAN_IDENTITY, tile, runs);
+            sat_tile_column(in, nb, nc, width, height, num_bands, col);
+            barrier(CLK_LOCAL_MEM_FENCE);   /* the tile in local memory */
+            /* Row r's prefix summed along the chunk: each run's total, then the runs of a row. */
+            runs[lid] = sat_run_total(tile);
+            barrier(CLK_LOCAL_MEM_FENCE);   /* every run's total; the tile read */
             if (lid < SAT_ROWS) {
                 CLSCAN_T edge = CLSCAN_IDENTITY;
                 for (uint q = 0; q < SAT_SEGS; q++)
@@ -552,8 +583,6 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
             }
             /* runs[] is next written after the next tile's first barrier, which its readers pass
              * after reading it. */
-            for (uint r = 0; r < SAT_ROWS; r++)
-                col[r] = ahead[r];
         }
         if (b1 < num_bands && x < width)
             sums[s * stride + x] = down;

@@ -310,6 +310,13 @@ void clscan__set_sat_band(clscan_context *ctx, int band)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+void clscan__set_sat_wide(clscan_context *ctx, int wide)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->sat_wide = wide;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 void clscan__set_sp_groups(clscan_context *ctx, int per_cu)
 {
     pthread_mutex_lock(&ctx->lock);

@@ -157,6 +157,7 @@ typedef struct clscan__config {
     int sat;                        /* 1: a summed-area table program (its kernels and the status words) */
     unsigned sat_band;              /* tables: rows per band of the GPU kernels; 0: the CPU's band tables */
     int volatile_reads;             /* status words read by volatile loads, not atomics */
+    int sat_wide;                   /* tables: 64-bit element offsets (images past 2^32 elements) */
 } clscan__config;
 
 typedef struct clscan__program {
@@ -212,6 +213,7 @@ struct clscan_context {
     int sat_band;                   /* tests: 0 the policy's, -1 the CPU shape (-k: bands of k rows), else rows per band */
     int sat_path;                   /* tests: GPU tables by CLSCAN__SAT_POLICY, _SINGLE_PASS or _THREE_PASS */
     int sat_segment;                /* tests: 0 the policy's, else bands a task of the GPU three passes walks */
+    int sat_wide;                   /* tests: 1 the GPU kernels' 64-bit element offsets on any image */
     int sp_groups_per_cu;           /* tests: 0 the policy's, -1 a group a tile, else groups a compute unit */
     int reduce_strided;             /* tests: integer reductions walk tiles by a fixed stride, as floats do */
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
@@ -282,6 +284,7 @@ void clscan__set_items_mode(clscan_context *ctx, int mode);
 void clscan__set_sort_radix(clscan_context *ctx, unsigned bits);
 /* Internal, for tests: rows per band of later summed-area tables (0 the policy's; -1 the CPU shape). */
 void clscan__set_sat_band(clscan_context *ctx, int band);
+void clscan__set_sat_wide(clscan_context *ctx, int wide);
 void clscan__set_sat_segment(clscan_context *ctx, int bands);
 /* Internal, for tests: work-groups a compute unit of later single-pass scans and compactions (0 the
  * policy's, -1 a group a tile). */
@@ -388,5 +391,7 @@ size_t clscan__split_groups(size_t n, size_t tile);
  * override), and whether the bands' status words and scratch stay addressable (sat.c). */
 size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, int sat_band);
 int clscan__sat_bands_fit(size_t width, size_t bands);
+/* Whether a table of n elements needs the GPU kernels' 64-bit element offsets. */
+int clscan__sat_wide(size_t n);
 
 #endif /* CLSCAN_INTERNAL_H */

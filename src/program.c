@@ -58,10 +58,11 @@ static int sort_defines(const clscan__config *cfg, char *buf, size_t len)
 
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
-    char sort[256], sat[64] = "";
+    char sort[256], sat[96] = "";
     sort_defines(cfg, sort, sizeof sort);
     if (cfg->sat)   /* the tables look back their own way: no tile look-back (lookback.clh) */
-        snprintf(sat, sizeof sat, "#define SP_WORDS_ONLY\n#define SAT_BAND %u\n", cfg->sat_band);
+        snprintf(sat, sizeof sat, "#define SP_WORDS_ONLY\n#define SAT_BAND %u\n%s", cfg->sat_band,
+                 cfg->sat_wide ? "#define SAT_WIDE\n" : "");
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
                     "#define WG_SIZE %u\n#define ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s%s%s%s",
@@ -394,7 +395,8 @@ static int same_config(const clscan__config *a, const clscan__config *b)
            a->items == b->items && a->stream == b->stream && a->sg == b->sg && a->vec_io == b->vec_io && a->vec4 == b->vec4 && a->atomics64 == b->atomics64 &&
            a->force_fallback == b->force_fallback && a->payload == b->payload && a->sort_key == b->sort_key &&
            a->sort_value_bytes == b->sort_value_bytes && a->radix_bits == b->radix_bits && a->hist64 == b->hist64 &&
-           a->sat == b->sat && a->sat_band == b->sat_band && a->volatile_reads == b->volatile_reads;
+           a->sat == b->sat && a->sat_band == b->sat_band && a->sat_wide == b->sat_wide &&
+           a->volatile_reads == b->volatile_reads;
 }
 
 static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)

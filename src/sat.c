@@ -125,6 +125,12 @@ static size_t sat_segment(const clscan_context *ctx, size_t bands, size_t chunks
     return seg;
 }
 
+/* Element offsets of up to 2^32 - 1 fit the kernels' 32-bit ones (cl/sat.cl, sat_offset). */
+int clscan__sat_wide(size_t n)
+{
+    return n > 0 && n - 1 > (size_t)UINT32_MAX;
+}
+
 /* Whether the scratch of sat_three_pass fits size_t (bands - 1 rows of width + chunks sums, and a
  * band's SAT_ROWS carries a tile, elements of up to 8 bytes) and its tile numbers fit the kernels'
  * uint (with room for the tasks a wave of groups runs past the last). */
@@ -223,16 +229,18 @@ static int sat_takes_three_passes(const clscan_context *ctx, size_t bands, size_
     return bands <= SAT_WAVE * (size_t)ctx->info.compute_units || (chunks >= 8 && chunks <= 32);
 }
 
-/* The summed-area program: its kernels read the type, work-group size, band and status-word settings;
+/* The summed-area program: its kernels read the type, work-group size, band, offset width and
+ * status-word settings;
  * the scan's work-group algorithm, item mode, vector loads and sub-groups, which they do not read, are
  * set to one value so that switching them (tests, tuning) builds no new table program. Rows start
  * anywhere, so tiles are never assumed aligned for vector loads anyway. */
-static clscan__config sat_config(const clscan_context *ctx, clscan_type type, size_t width)
+static clscan__config sat_config(const clscan_context *ctx, clscan_type type, size_t width, size_t height)
 {
     const clscan__tuning t = clscan__context_tuning(ctx, type);
     clscan__config cfg = clscan__config_with(ctx, type, CLSCAN_ADD, width, t);
     cfg.sat = 1;
     cfg.sat_band = clscan__context_sat_band(ctx, t, clscan_type_size(type));
+    cfg.sat_wide = ctx->sat_wide || clscan__sat_wide(width * height);
     cfg.wg = CLSCAN_WG_HILLIS_STEELE;
     cfg.stream = 0;
     cfg.sg = CLSCAN__SG_NONE;
@@ -246,7 +254,7 @@ static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, siz
 {
     if (width == 1 || height == 1)
         return clscan__scan_enqueue(ctx, in, out, width * height, type, CLSCAN_ADD, 0);
-    clscan__config cfg = sat_config(ctx, type, width);
+    clscan__config cfg = sat_config(ctx, type, width, height);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
