@@ -211,8 +211,8 @@ void sat_band_tables(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
 #endif
 
 /* An element's offset in the image: 32 bits unless the host says the image has more than 2^32
- * elements (SAT_WIDE). With 64-bit offsets the compiler kept a tile's row addresses in pairs of
- * registers: the sums pass took 128 registers a work-item on the H200 against 80 with 32-bit ones
+ * elements (SAT_WIDE). With 64-bit offsets ptxas gave the sums pass 102-110 registers a work-item,
+ * with 32-bit ones 80, and the float 8192 x 8192 table on the H200 took 235 us against 240
  * (docs/benchmarks.md). */
 #if defined(SAT_WIDE)
 typedef ulong sat_idx;

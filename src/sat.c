@@ -230,10 +230,9 @@ static int sat_takes_three_passes(const clscan_context *ctx, size_t bands, size_
 }
 
 /* The summed-area program: its kernels read the type, work-group size, band, offset width and
- * status-word settings;
- * the scan's work-group algorithm, item mode, vector loads and sub-groups, which they do not read, are
- * set to one value so that switching them (tests, tuning) builds no new table program. Rows start
- * anywhere, so tiles are never assumed aligned for vector loads anyway. */
+ * status-word settings; the scan's work-group algorithm, item mode, vector loads and sub-groups,
+ * which they do not read, are set to one value so that switching them (tests, tuning) builds no new
+ * table program. Rows start anywhere, so tiles are never assumed aligned for vector loads anyway. */
 static clscan__config sat_config(const clscan_context *ctx, clscan_type type, size_t width, size_t height)
 {
     const clscan__tuning t = clscan__context_tuning(ctx, type);
