@@ -28,6 +28,8 @@
 const char *clscan__cl_error_name(cl_int err);
 /* The status an OpenCL error code stands for: allocation failures -> OUT_OF_MEMORY, else OPENCL_ERROR. */
 clscan_status clscan__status_from_cl(cl_int err);
+/* Whether type is float or double (status.c, beside clscan_type_size). */
+int clscan__type_is_float(clscan_type type);
 
 /* ---- device facts (device.c) ---------------------------------------------- */
 typedef enum clscan__subgroup_kind {

@@ -50,7 +50,7 @@ static int sort_defines(const clscan__config *cfg, char *buf, size_t len)
         return snprintf(buf, len, "%s", "");
     clscan_type key = (clscan_type)(cfg->sort_key - 1);
     const char *kind = key == CLSCAN_INT32 || key == CLSCAN_INT64 ? "#define SORT_KEY_SIGNED\n"
-                     : key == CLSCAN_FLOAT || key == CLSCAN_DOUBLE ? "#define SORT_KEY_FLOAT\n" : "";
+                     : clscan__type_is_float(key) ? "#define SORT_KEY_FLOAT\n" : "";
     return snprintf(buf, len, "#define SORT_KEY_BYTES %zu\n%s#define SORT_VALUE_BYTES %u\n#define RADIX_BITS %u\n%s",
                     clscan_type_size(key), kind, cfg->sort_value_bytes, cfg->radix_bits,
                     cfg->hist64 ? "#define SORT_HIST64\n" : "");

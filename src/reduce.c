@@ -46,8 +46,7 @@ clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compu
  * tile numbers groups + ticket fit the counter's 32 bits. Tests may ask for the stride (ctx->reduce_strided). */
 static cl_uint reduce_takes_tiles(const clscan_context *ctx, clscan_type type, size_t tiles, size_t groups)
 {
-    const int exact = type != CLSCAN_FLOAT && type != CLSCAN_DOUBLE;
-    return exact && !ctx->reduce_strided && tiles <= UINT32_MAX - groups;
+    return !clscan__type_is_float(type) && !ctx->reduce_strided && tiles <= UINT32_MAX - groups;
 }
 
 /* Enqueues reduce_all, which leaves the result in element 0 of *result_buf. */

@@ -38,6 +38,11 @@ size_t clscan_type_size(clscan_type type)
     return 0;
 }
 
+int clscan__type_is_float(clscan_type type)
+{
+    return type == CLSCAN_FLOAT || type == CLSCAN_DOUBLE;
+}
+
 /* The codes of OpenCL 1.2 that a driver may return from the calls clscan makes. */
 #define CLSCAN__CL_ERROR_LIST(X)                                                 \
     X(CL_DEVICE_NOT_FOUND) X(CL_DEVICE_NOT_AVAILABLE) X(CL_COMPILER_NOT_AVAILABLE)\
