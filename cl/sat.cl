@@ -451,11 +451,12 @@ void sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
     }
 }
 
-/* ---- GPUs: reduce-then-scan, four launches ------------------------------------------------------- */
-/* The image in tiles of SAT_ROWS x WG_SIZE, tile t = b * chunks + c the chunk c of band b. The first
- * three launches leave, for the last one, each tile's seeds: its columns' sums over the segments of
- * bands above (sums, a row a segment, scanned down the columns) and its rows' sums left of the tile
- * from the top of the image (edge(t, r): carries, SAT_ROWS a tile). The passes over the image walk a
+/* ---- GPUs: reduce-then-scan, three or four launches ---------------------------------------------- */
+/* The image in tiles of SAT_ROWS x WG_SIZE, tile t = b * chunks + c the chunk c of band b. The
+ * launches before the last (sat_band_sums, then sat_middle, or sat_scan_sums and sat_band_carries)
+ * leave it each tile's seeds: its columns' sums over the segments of bands above (sums, a row a
+ * segment, scanned down the columns) and its rows' sums left of the tile from the top of the image
+ * (edge(t, r): carries, SAT_ROWS a tile). The passes over the image walk a
  * segment's tiles down a chunk, each group on its own: none waits on another.
  * sums has width + chunks columns and a row for every band but the last: in the first width columns
  * the segments' column sums (a row a segment), then the bands' chunk totals (a row a band). */
@@ -598,16 +599,17 @@ void sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __globa
  * part is written back from its prefix. Taller arrays take several such blocks of rows, each
  * column's sum carried from block to block; the host picks narrower groups for them, so that blocks
  * are few. */
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void sat_scan_sums(__global CLSCAN_T *sums, ulong stride, ulong width, ulong seg_rows, ulong band_rows, uint cols)
+/* sat_scan_sums's work on columns 0 .. end-1, as group `group` of `groups` (part_total: WG_SIZE
+ * elements of local memory). */
+void sat_scan_columns(__global CLSCAN_T *sums, ulong stride, ulong end, ulong width, ulong seg_rows,
+                      ulong band_rows, uint cols, ulong group, ulong groups, __local CLSCAN_T *part_total)
 {
-    __local CLSCAN_T part_total[WG_SIZE];
     const uint lid = get_local_id(0), part = lid / cols, c = lid - part * cols, parts = WG_SIZE / cols;
-    for (ulong x0 = get_group_id(0) * cols; x0 < stride; x0 += get_num_groups(0) * cols) {
+    for (ulong x0 = group * cols; x0 < end; x0 += groups * cols) {
         const ulong x = x0 + c;
         /* The same number of blocks for the whole group (its barriers), each column its own rows. */
         const ulong rows = x0 + cols > width ? band_rows : seg_rows;
-        const ulong mine = x >= stride ? 0 : x < width ? seg_rows : band_rows;
+        const ulong mine = x >= end ? 0 : x < width ? seg_rows : band_rows;
         CLSCAN_T carry = CLSCAN_IDENTITY;   /* the column's sum over the blocks above */
         for (ulong y0 = 0; y0 < rows; y0 += (ulong)parts * SAT_SCAN_PART) {
             const ulong r0 = y0 + part * SAT_SCAN_PART;
@@ -634,42 +636,113 @@ void sat_scan_sums(__global CLSCAN_T *sums, ulong stride, ulong width, ulong seg
     }
 }
 
-/* Tile (b, c)'s term for row r: the bands above b over chunk c (row b-1 of the scanned chunk totals)
- * and band b's rows 0 .. r over it. */
-CLSCAN_T sat_edge_term(__global const CLSCAN_T *above, __global const CLSCAN_T *edges, ulong c, uint r)
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_scan_sums(__global CLSCAN_T *sums, ulong stride, ulong width, ulong seg_rows, ulong band_rows, uint cols)
 {
-    const CLSCAN_T mine = edges[c * SAT_ROWS + r];
-    return above ? CLSCAN_OP(above[c], mine) : mine;
+    __local CLSCAN_T part_total[WG_SIZE];
+    sat_scan_columns(sums, stride, stride, width, seg_rows, band_rows, cols, get_group_id(0), get_num_groups(0),
+                     part_total);
 }
 
-/* carries[t * SAT_ROWS + r] becomes the sum over the image's rows 0 .. b * SAT_ROWS + r of the columns
- * left of tile t = (b, c): the exclusive scan along the band's tiles of sat_edge_term. A group a band
- * (a band's terms are few: SAT_ROWS a chunk), work-item (part, r) a run of the chunks in row r. */
+/* Tile (b, c)'s term for row r: the bands above b over chunk c, and band b's rows 0 .. r over it.
+ * The first comes from row b-1 of the scanned chunk totals (src 1: above_g), from local memory (src
+ * 2: above_l, sat_middle), or is none (src 0: the first band). */
+CLSCAN_T sat_edge_term(int src, __global const CLSCAN_T *above_g, __local const CLSCAN_T *above_l,
+                       __global const CLSCAN_T *edges, ulong c, uint r)
+{
+    const CLSCAN_T mine = edges[c * SAT_ROWS + r];
+    return src == 1 ? CLSCAN_OP(above_g[c], mine) : src == 2 ? CLSCAN_OP(above_l[c], mine) : mine;
+}
+
+/* Band b's carries: carries[t * SAT_ROWS + r] becomes the sum over the image's rows 0 .. b * SAT_ROWS
+ * + r of the columns left of tile t = (b, c), the exclusive scan along the band's tiles of
+ * sat_edge_term. Work-item (part, r) takes a run of the chunks in row r (a band's terms are few:
+ * SAT_ROWS a chunk). part_total: WG_SIZE elements of local memory. */
+void sat_carry_band(ulong b, ulong chunks, int src, __global const CLSCAN_T *above_g, __local const CLSCAN_T *above_l,
+                    __global CLSCAN_T *carries, __local CLSCAN_T *part_total)
+{
+    const uint lid = get_local_id(0), part = lid / SAT_ROWS, r = lid - part * SAT_ROWS, parts = WG_SIZE / SAT_ROWS;
+    const ulong len = (chunks + parts - 1) / parts, c0 = min(chunks, part * len), c1 = min(chunks, c0 + len);
+    __global CLSCAN_T *edges = carries + b * chunks * SAT_ROWS;
+    CLSCAN_T acc = CLSCAN_IDENTITY;
+    for (ulong c = c0; c < c1; c++)
+        acc = CLSCAN_OP(acc, sat_edge_term(src, above_g, above_l, edges, c, r));
+    part_total[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    acc = CLSCAN_IDENTITY;
+    for (uint q = 0; q < part; q++)
+        acc = CLSCAN_OP(acc, part_total[q * SAT_ROWS + r]);
+    for (ulong c = c0; c < c1; c++) {
+        const CLSCAN_T term = sat_edge_term(src, above_g, above_l, edges, c, r);
+        edges[c * SAT_ROWS + r] = acc;
+        acc = CLSCAN_OP(acc, term);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);   /* part_total is read before it is written again */
+}
+
+/* Every band's carries (sat_carry_band), a group a band, from the scanned chunk totals. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_band_carries(__global const CLSCAN_T *sums, __global CLSCAN_T *carries, ulong width, ulong num_bands)
 {
     __local CLSCAN_T part_total[WG_SIZE];
-    const uint lid = get_local_id(0), part = lid / SAT_ROWS, r = lid - part * SAT_ROWS, parts = WG_SIZE / SAT_ROWS;
-    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, stride = width + chunks, len = (chunks + parts - 1) / parts;
-    const ulong c0 = min(chunks, part * len), c1 = min(chunks, c0 + len);
-    for (ulong b = get_group_id(0); b < num_bands; b += get_num_groups(0)) {
-        __global const CLSCAN_T *above = b > 0 ? sums + (b - 1) * stride + width : 0;
-        __global CLSCAN_T *edges = carries + b * chunks * SAT_ROWS;
-        CLSCAN_T acc = CLSCAN_IDENTITY;
-        for (ulong c = c0; c < c1; c++)
-            acc = CLSCAN_OP(acc, sat_edge_term(above, edges, c, r));
-        part_total[lid] = acc;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        acc = CLSCAN_IDENTITY;
-        for (uint q = 0; q < part; q++)
-            acc = CLSCAN_OP(acc, part_total[q * SAT_ROWS + r]);
-        for (ulong c = c0; c < c1; c++) {
-            const CLSCAN_T term = sat_edge_term(above, edges, c, r);
-            edges[c * SAT_ROWS + r] = acc;
-            acc = CLSCAN_OP(acc, term);
+    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, stride = width + chunks;
+    for (ulong b = get_group_id(0); b < num_bands; b += get_num_groups(0))
+        sat_carry_band(b, chunks, b > 0, sums + (b > 0 ? b - 1 : 0) * stride + width, part_total, carries,
+                       part_total);
+}
+
+/* above[c] = chunk c's total over bands 0 .. b-1, added up from the unscanned chunk totals (column
+ * width + c of sums, a row a band): work-item (p, c) takes bands p, p + parts, ..., then the parts
+ * are added up in local memory. chunks <= WG_SIZE. */
+#ifndef SAT_ABOVE_BATCH
+#define SAT_ABOVE_BATCH 16
+#endif
+void sat_above_chunks(__global const CLSCAN_T *sums, ulong stride, ulong width, ulong chunks, ulong b,
+                      __local CLSCAN_T *above, __local CLSCAN_T *part_total)
+{
+    const uint lid = get_local_id(0), parts = WG_SIZE / (uint)chunks, p = lid / (uint)chunks;
+    const uint c = lid - p * (uint)chunks;
+    CLSCAN_T acc = CLSCAN_IDENTITY;
+    if (p < parts)
+        for (ulong j0 = p; j0 < b; j0 += SAT_ABOVE_BATCH * parts) {
+            CLSCAN_T v[SAT_ABOVE_BATCH];   /* loads that go out together, not one after the last */
+            for (uint i = 0; i < SAT_ABOVE_BATCH; i++) {
+                const ulong j = j0 + i * parts;
+                v[i] = j < b ? sums[j * stride + width + c] : CLSCAN_IDENTITY;
+            }
+            for (uint i = 0; i < SAT_ABOVE_BATCH; i++)
+                acc = CLSCAN_OP(acc, v[i]);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);   /* part_total is read before the next band overwrites it */
+    part_total[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < chunks) {
+        acc = CLSCAN_IDENTITY;
+        for (uint q = 0; q < parts; q++)
+            acc = CLSCAN_OP(acc, part_total[q * chunks + lid]);
+        above[lid] = acc;
     }
+    barrier(CLK_LOCAL_MEM_FENCE);   /* above[] written; part_total read */
+}
+
+/* sat_scan_sums and sat_band_carries in one launch, where the host finds the chunk totals few
+ * (chunks <= WG_SIZE, and bands x chunks small): groups below num_bands each carry their band, adding
+ * up the chunk totals above it themselves, so that nothing waits on the scan; the rest scan the
+ * segments' column sums (seg_rows rows, `cols` columns a group). */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void sat_middle(__global CLSCAN_T *sums, __global CLSCAN_T *carries, ulong width, ulong num_bands, ulong seg_rows,
+                uint cols)
+{
+    __local CLSCAN_T part_total[WG_SIZE];
+    __local CLSCAN_T above[WG_SIZE];
+    const ulong chunks = (width + WG_SIZE - 1) / WG_SIZE, stride = width + chunks, g = get_group_id(0);
+    if (g >= num_bands) {   /* a whole group: its barriers */
+        sat_scan_columns(sums, stride, width, width, seg_rows, seg_rows, cols, g - num_bands,
+                         get_num_groups(0) - num_bands, part_total);
+        return;
+    }
+    if (g > 0)
+        sat_above_chunks(sums, stride, width, chunks, g, above, part_total);
+    sat_carry_band(g, chunks, g > 0 ? 2 : 0, sums, above, carries, part_total);
 }
 
 /* What the tile of chunk c of band b needs from memory: column x of its rows; for work-items below

@@ -317,6 +317,13 @@ void clscan__set_sat_wide(clscan_context *ctx, int wide)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+void clscan__set_sat_separate(clscan_context *ctx, int separate)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->sat_separate = separate;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 void clscan__set_sp_groups(clscan_context *ctx, int per_cu)
 {
     pthread_mutex_lock(&ctx->lock);

@@ -166,7 +166,7 @@ typedef struct clscan__program {
     clscan__config config;
     cl_program program;
     cl_kernel scan_tiles, add_offsets, reduce_tiles, single_pass, reduce_all, scan_one_group;   /* scan programs */
-    cl_kernel sat_band_tables, sat_single_pass, sat_band_sums, sat_scan_sums, sat_band_carries,
+    cl_kernel sat_band_tables, sat_single_pass, sat_band_sums, sat_scan_sums, sat_band_carries, sat_middle,
         sat_seeded_tiles;                                                            /* summed-area tables */
     cl_kernel count_tiles, compact_tiles, compact_single_pass;                       /* compaction */
     cl_kernel sort_hist, sort_scatter, sort_home, split_flags, split_scatter;        /* sorts */
@@ -216,6 +216,7 @@ struct clscan_context {
     int sat_path;                   /* tests: GPU tables by CLSCAN__SAT_POLICY, _SINGLE_PASS or _THREE_PASS */
     int sat_segment;                /* tests: 0 the policy's, else bands a task of the GPU three passes walks */
     int sat_wide;                   /* tests: 1 the GPU kernels' 64-bit element offsets on any image */
+    int sat_separate;               /* tests: 1 the three passes' middle work in two launches on any image */
     int sp_groups_per_cu;           /* tests: 0 the policy's, -1 a group a tile, else groups a compute unit */
     int reduce_strided;             /* tests: integer reductions walk tiles by a fixed stride, as floats do */
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
@@ -287,6 +288,7 @@ void clscan__set_sort_radix(clscan_context *ctx, unsigned bits);
 /* Internal, for tests: rows per band of later summed-area tables (0 the policy's; -1 the CPU shape). */
 void clscan__set_sat_band(clscan_context *ctx, int band);
 void clscan__set_sat_wide(clscan_context *ctx, int wide);
+void clscan__set_sat_separate(clscan_context *ctx, int separate);
 void clscan__set_sat_segment(clscan_context *ctx, int bands);
 /* Internal, for tests: work-groups a compute unit of later single-pass scans and compactions (0 the
  * policy's, -1 a group a tile). */

@@ -367,6 +367,7 @@ static void program_free(clscan__program *p)
     if (p->sat_band_sums) clReleaseKernel(p->sat_band_sums);
     if (p->sat_scan_sums) clReleaseKernel(p->sat_scan_sums);
     if (p->sat_band_carries) clReleaseKernel(p->sat_band_carries);
+    if (p->sat_middle) clReleaseKernel(p->sat_middle);
     if (p->sat_seeded_tiles) clReleaseKernel(p->sat_seeded_tiles);
     if (p->count_tiles) clReleaseKernel(p->count_tiles);
     if (p->compact_tiles) clReleaseKernel(p->compact_tiles);
@@ -428,6 +429,8 @@ static clscan_status sat_kernels(clscan_context *ctx, clscan__program *p)
         st = create_kernel(ctx, p->program, "sat_scan_sums", wg, &p->sat_scan_sums);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "sat_band_carries", wg, &p->sat_band_carries);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernel(ctx, p->program, "sat_middle", wg, &p->sat_middle);
     if (st == CLSCAN_SUCCESS)
         st = create_kernel(ctx, p->program, "sat_seeded_tiles", wg, &p->sat_seeded_tiles);
     return st;

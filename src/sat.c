@@ -1,7 +1,8 @@
 /* clscan_summed_area_table. GPUs, bands of rows: sat_single_pass, one launch that reads and writes the
- * image once (a look-back down each column), or reduce-then-scan over tiles, four launches that read
- * it twice with no band waiting on another (sat_takes_three_passes picks). CPUs: sat_band_tables,
- * one launch, a work-item a band of rows (its column sums, a look-back down each column, its table).
+ * image once (a look-back down each column), or reduce-then-scan over tiles, three or four launches
+ * that read it twice with no band waiting on another (sat_takes_three_passes picks). CPUs:
+ * sat_band_tables, one launch, a work-item a band of rows (its column sums, a look-back down each
+ * column, its table).
  * A single row or column is a plain scan and goes through the scan dispatch, which spreads one long
  * line over the whole device. */
 #include "internal.h"
@@ -151,11 +152,51 @@ static clscan_status sat_next_epoch(clscan_context *ctx, const clscan__program *
     return st;
 }
 
+/* Bands x chunks up to which sat_middle's groups add up the chunk totals above their band themselves
+ * (a band's group at most bands x chunks loads, from L2, 16 at a time a work-item) rather than wait
+ * on their scan in a launch of its own. One launch fewer: on the H200 float 1024 x 1024 took 24 us
+ * against 29, 2048 x 2048 35-37 against 41-42, 8192 x 8192 (256 x 32) 232-234 against 234-236; on
+ * the H100 8192 x 8192 the same either way (docs/benchmarks.md). */
+#define SAT_MIDDLE_TILES 8192
+
+/* The middle of sat_three_pass (cl/sat.cl): the segments' column sums and the bands' chunk totals
+ * scanned down, then every band's carries. In one launch (sat_middle) where the chunk totals are few;
+ * else in two, sat_scan_sums then sat_band_carries. */
+static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program *p, cl_mem sums, cl_mem carries,
+                                     size_t width, size_t bands, size_t chunks, size_t segments)
+{
+    const unsigned wg = p->config.wg_size;
+    cl_ulong w = width, bands64 = bands, stride = width + chunks, seg_rows = segments - 1, band_rows = bands - 1;
+    const cl_uint seg_cols = sat_scan_cols(wg, segments > 1 ? segments - 1 : 1);
+    const size_t scanners = segments > 1 ? clscan__tiles(width, seg_cols) : 0;
+    if (!ctx->sat_separate && chunks <= wg && bands * chunks <= SAT_MIDDLE_TILES &&
+        bands + scanners <= CLSCAN__MAX_GROUPS) {   /* a group for every band: none may be left out */
+        const clscan__arg args[] = {CLSCAN__MEM(sums),    CLSCAN__MEM(carries), CLSCAN__VAL(w),
+                                    CLSCAN__VAL(bands64), CLSCAN__VAL(seg_rows), CLSCAN__VAL(seg_cols)};
+        return clscan__launch_into(ctx, p, p->sat_middle, "sat_middle", args, sizeof args / sizeof args[0],
+                                   bands + scanners, carries);
+    }
+    clscan_status st = CLSCAN_SUCCESS;
+    if (bands > 2) {
+        const cl_uint cols = sat_scan_cols(wg, bands - 1);
+        const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(stride), CLSCAN__VAL(w), CLSCAN__VAL(seg_rows),
+                                    CLSCAN__VAL(band_rows), CLSCAN__VAL(cols)};
+        st = clscan__launch_into(ctx, p, p->sat_scan_sums, "sat_scan_sums", args, sizeof args / sizeof args[0],
+                                 clscan__tiles(width + chunks, cols), sums);
+    }
+    if (st == CLSCAN_SUCCESS) {
+        const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
+        st = clscan__launch_into(ctx, p, p->sat_band_carries, "sat_band_carries", args, sizeof args / sizeof args[0],
+                                 bands, carries);
+    }
+    return st;
+}
+
 /* Reduce-then-scan over tiles of a band's rows x a group's columns: each segment's column sums and
  * each tile's rows' prefix totals (the image read once), their scans down the segments and along each
  * band (small arrays: a row of sums a segment, SAT_ROWS values a tile), then every tile's table,
  * seeded from above and from the left (read and written once more), a segment's tiles down a chunk by
- * one group. Four launches, no band waits on another: 1.5 copies' traffic against single-pass's one,
+ * one group. Three or four launches, no band waits on another: 1.5 copies' traffic against single-pass's one,
  * but not its chain of look-backs through every band. */
 static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                     size_t width, size_t height, size_t elem)
@@ -173,9 +214,8 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
     clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_CARRIES, tiles * band * elem, &carries);
     if (st == CLSCAN_SUCCESS && bands > 1)
         st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, (bands - 1) * (width + chunks) * elem, &sums);
-    cl_ulong w = width, h = height, bands64 = bands, stride = width + chunks;
+    cl_ulong w = width, h = height;
     cl_uint bands32 = (cl_uint)bands, seg32 = (cl_uint)seg;
-    cl_ulong seg_rows = segments - 1, band_rows = bands - 1;
     cl_uint epoch = 0;
     if (st == CLSCAN_SUCCESS)
         st = sat_next_epoch(ctx, p, &epoch);
@@ -188,18 +228,8 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
         if (st == CLSCAN_SUCCESS)
             ctx->sp_epoch = epoch;
     }
-    if (st == CLSCAN_SUCCESS && bands > 2) {
-        cl_uint cols = sat_scan_cols(p->config.wg_size, bands - 1);
-        const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(stride), CLSCAN__VAL(w), CLSCAN__VAL(seg_rows),
-                                    CLSCAN__VAL(band_rows), CLSCAN__VAL(cols)};
-        st = clscan__launch_into(ctx, p, p->sat_scan_sums, "sat_scan_sums", args, sizeof args / sizeof args[0],
-                                 clscan__tiles(width + chunks, cols), sums);
-    }
-    if (st == CLSCAN_SUCCESS) {
-        const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
-        st = clscan__launch_into(ctx, p, p->sat_band_carries, "sat_band_carries", args, sizeof args / sizeof args[0],
-                                 bands, carries);
-    }
+    if (st == CLSCAN_SUCCESS)
+        st = sat_middle_work(ctx, p, sums, carries, width, bands, chunks, segments);
     if (st == CLSCAN_SUCCESS)
         st = sat_next_epoch(ctx, p, &epoch);
     if (st == CLSCAN_SUCCESS) {

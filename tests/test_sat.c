@@ -194,8 +194,8 @@ static void forced_fallback(int band)
 }
 
 /* Both GPU strategies (single-pass and three passes), whichever the policy picks for a shape; three
- * passes again with segments of one band and of three (the last segment of most shapes short); both
- * again with the 64-bit element offsets. */
+ * passes again with segments of one band and of three (the last segment of most shapes short) and
+ * with their middle work in two launches; both again with the 64-bit element offsets. */
 static void gpu_paths(clscan_type a, clscan_type b)
 {
     for (int path = CLSCAN__SAT_SINGLE_PASS; path <= CLSCAN__SAT_THREE_PASS; path++) {
@@ -209,6 +209,10 @@ static void gpu_paths(clscan_type a, clscan_type b)
         sat_shapes(b);
     }
     clscan__set_sat_segment(ctx, 0);
+    clscan__set_sat_path(ctx, CLSCAN__SAT_THREE_PASS);
+    clscan__set_sat_separate(ctx, 1);   /* the middle work in two launches, as for many chunk totals */
+    sat_shapes(b);
+    clscan__set_sat_separate(ctx, 0);
     clscan__set_sat_wide(ctx, 1);   /* the 64-bit offsets of images past 2^32 elements */
     for (int path = CLSCAN__SAT_SINGLE_PASS; path <= CLSCAN__SAT_THREE_PASS; path++) {
         clscan__set_sat_path(ctx, path);
