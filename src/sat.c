@@ -245,17 +245,28 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
     return st;
 }
 
-/* GPUs: three passes while the bands fit in about one wave of work-groups, where single-pass's chain
- * of look-backs, a band after the band above it, is the critical path, and at any height for images
- * of 8 to 32 chunks a row. With more bands the chain runs beside the bands already going, and
- * single-pass's lighter traffic wins where its band walks are long (64 chunks) or its bands very
- * many (4 chunks). Measured on the H100 with segments of bands, each path forced, two rounds in one
- * call (docs/benchmarks.md): three passes 5% faster for 8192 x 12288, 2% for 4096 x 16384 and 1-2%
- * for 2048 x 32768; 1-2% slower for 16384 x 16384 and 0-1% for 1024 x 65536. */
+/* Tiles (bands x chunks) up to which a GPU table takes single-pass: one launch against three, where
+ * the chain of look-backs is still short. One process each, both paths forced (docs/benchmarks.md):
+ * float 256 x 256 on the H200 (16 tiles) 16-18 us against 26-30, 512 x 512 (64) 21 against 26-27,
+ * 640 x 480 (90) about the same, 1024 x 512 (128) 29 against 26-28; on the H100 (bands of 32 rows)
+ * 512 x 512 (32) 24 against 32-33, 768 x 768 (72) 28-29 against 32-33, 1024 x 1024 (128) 33
+ * against 31-32. */
+#define SAT_SINGLE_TILES 96
+
+/* GPUs: single-pass for the smallest images (SAT_SINGLE_TILES); else three passes while the bands fit
+ * in about one wave of work-groups, where single-pass's chain of look-backs, a band after the band
+ * above it, is the critical path, and at any height for images of 8 to 32 chunks a row. With more
+ * bands the chain runs beside the bands already going, and single-pass's lighter traffic wins where
+ * its band walks are long (64 chunks) or its bands very many (4 chunks). Measured on the H100 with
+ * segments of bands, each path forced, two rounds in one call (docs/benchmarks.md): three passes 5%
+ * faster for 8192 x 12288, 2% for 4096 x 16384 and 1-2% for 2048 x 32768; 1-2% slower for 16384 x
+ * 16384 and 0-1% for 1024 x 65536. */
 static int sat_takes_three_passes(const clscan_context *ctx, size_t bands, size_t chunks)
 {
     if (ctx->sat_path != CLSCAN__SAT_POLICY)
         return ctx->sat_path == CLSCAN__SAT_THREE_PASS;
+    if (bands * chunks <= SAT_SINGLE_TILES)
+        return 0;
     return bands <= SAT_WAVE * (size_t)ctx->info.compute_units || (chunks >= 8 && chunks <= 32);
 }
 
