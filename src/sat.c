@@ -196,8 +196,8 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
  * each tile's rows' prefix totals (the image read once), their scans down the segments and along each
  * band (small arrays: a row of sums a segment, SAT_ROWS values a tile), then every tile's table,
  * seeded from above and from the left (read and written once more), a segment's tiles down a chunk by
- * one group. Three or four launches, no band waits on another: 1.5 copies' traffic against single-pass's one,
- * but not its chain of look-backs through every band. */
+ * one group. Three or four launches, no band waits on another: 1.5 copies' traffic against
+ * single-pass's one, but not its chain of look-backs through every band. */
 static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                     size_t width, size_t height, size_t elem)
 {
