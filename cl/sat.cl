@@ -312,12 +312,20 @@ CLSCAN_T sat_look_back(__global const CLSCAN_T *in, __global sp_word *status, ul
     return acc;
 }
 
-/* The total of this work-item's run of a chunk in local memory: SAT_SEG_LEN columns of row lid /
- * SAT_SEGS (as sat_chunk_runs reads it, for the sums pass, which keeps no run). */
-CLSCAN_T sat_run_total(__local const CLSCAN_T *tile)
+/* This work-item's run of a chunk in local memory: SAT_SEG_LEN columns of row lid / SAT_SEGS, from
+ * column (lid % SAT_SEGS) * SAT_SEG_LEN. A run (SAT_SEG_LEN = SAT_ROWS <= 32 columns) starts at a
+ * multiple of its length, so it never straddles a padding slot: its padded elements are contiguous. */
+__local CLSCAN_T *sat_run(__local CLSCAN_T *tile)
 {
-    const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
-    __local const CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
+    const uint lid = get_local_id(0);
+    return tile + PAD(lid / SAT_SEGS * WG_SIZE + lid % SAT_SEGS * SAT_SEG_LEN);
+}
+
+/* The total of this work-item's run (as sat_chunk_runs reads it, for the sums pass, which keeps no
+ * run). */
+CLSCAN_T sat_run_total(__local CLSCAN_T *tile)
+{
+    __local const CLSCAN_T *mine = sat_run(tile);
     CLSCAN_T total = CLSCAN_IDENTITY;
     for (uint i = 0; i < SAT_SEG_LEN; i++)
         total = CLSCAN_OP(total, mine[i]);
@@ -325,13 +333,12 @@ CLSCAN_T sat_run_total(__local const CLSCAN_T *tile)
 }
 
 /* A chunk to local memory and each run's total: the tile gets above + col[r] (column lid, row r),
- * and each of a row's SAT_SEGS work-items adds up its run of SAT_SEG_LEN columns into runs[lid],
- * keeping the run in col[] (free by then). A run (SAT_SEG_LEN = SAT_ROWS <= 32 columns) starts at a
- * multiple of its length, so it never straddles a padding slot: its padded elements are contiguous. */
+ * and each of a row's SAT_SEGS work-items adds up its run (sat_run) into runs[lid], keeping the run
+ * in col[] (free by then). */
 void sat_chunk_runs(CLSCAN_T col[SAT_ROWS], CLSCAN_T above, __local CLSCAN_T *tile, __local CLSCAN_T *runs)
 {
-    const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
-    __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
+    const uint lid = get_local_id(0);
+    __local const CLSCAN_T *mine = sat_run(tile);
     for (uint r = 0; r < SAT_ROWS; r++)
         tile[PAD(r * WG_SIZE + lid)] = CLSCAN_OP(above, col[r]);
     barrier(CLK_LOCAL_MEM_FENCE);   /* the chunk in local memory */
@@ -356,7 +363,7 @@ void sat_chunk(__global CLSCAN_T *out, CLSCAN_T col[SAT_ROWS], CLSCAN_T above, u
                ulong width, int keep_carry, __local CLSCAN_T *tile, __local CLSCAN_T *runs, __local CLSCAN_T *carry)
 {
     const uint lid = get_local_id(0), row = lid / SAT_SEGS, seg = lid % SAT_SEGS;
-    __local CLSCAN_T *mine = tile + PAD(row * WG_SIZE + seg * SAT_SEG_LEN);
+    __local CLSCAN_T *mine = sat_run(tile);
     sat_chunk_runs(col, above, tile, runs);
     CLSCAN_T acc = carry[row];
     for (uint q = 0; q + 1 < SAT_SEGS; q++) {
