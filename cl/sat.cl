@@ -6,7 +6,8 @@
  * bands above with the status words of the single-pass scan, groups taking bands in the order of an
  * atomic counter. Or reduce-then-scan (sat_band_sums, sat_scan_sums, sat_band_carries, then
  * sat_seeded_tiles: the image read twice): every tile's table seeded from above and from the left by
- * sums made beforehand, a group walking a segment of bands down a chunk; no group waits on another.
+ * sums made beforehand, a group walking a segment of bands down a chunk; no group waits on another
+ * (its table pass may take each band in tiles of fewer rows: SAT_CARRY_ROWS).
  * CPUs (sat_band_tables): one launch, a work-item a band of whole rows (about one band a core). It
  * adds up its band's columns, looks back down each column with the same status words, then writes
  * its band's table: the image is read twice and written once, all in long sequential runs. */
@@ -17,6 +18,12 @@
 #define SAT_SEGS (WG_SIZE / SAT_ROWS)           /* work-items along one row of a chunk in the row phase */
 #define SAT_SEG_LEN (WG_SIZE / SAT_SEGS)        /* the columns each of them scans */
 #define SAT_SCAN_PART 32                        /* rows a work-item of sat_scan_sums holds (as src/sat.c) */
+/* The table pass may work in tiles of fewer rows than the bands that the launches before it were
+ * built for (a program of its own, src/sat.c): SAT_SUB tiles a band of SAT_CARRY_ROWS rows. */
+#ifndef SAT_CARRY_ROWS
+#define SAT_CARRY_ROWS SAT_ROWS
+#endif
+#define SAT_SUB (SAT_CARRY_ROWS / SAT_ROWS)     /* a power of two, as both are */
 
 /* Column x of band j (bands of `rows` rows) added up from the input: the look-backs' fallback when
  * band j has not published it. Bands that are looked back at are whole: only the last is short. */
@@ -753,8 +760,9 @@ void sat_middle(__global CLSCAN_T *sums, __global CLSCAN_T *carries, ulong width
 }
 
 /* What the tile of chunk c of band b needs from memory: column x of its rows; for work-items below
- * SAT_ROWS, row lid's sum left of the tile; and at a task's first tile (first), the column's seed,
- * its sum over the segments above. Nothing past the last band. */
+ * SAT_ROWS, row lid's sum left of the tile (with tiles of part of a band, SAT_SUB > 1, from the
+ * carries of band b / SAT_SUB of SAT_CARRY_ROWS rows); and at a task's first tile (first), the
+ * column's seed, its sum over the segments above. Nothing past the last band. */
 void sat_tile_load(__global const CLSCAN_T *in, __global const CLSCAN_T *sums, __global const CLSCAN_T *carries,
                    uint b, uint c, int first, uint seg, ulong width, ulong height, uint num_bands,
                    CLSCAN_T col[SAT_ROWS], CLSCAN_T *seed, CLSCAN_T *edge)
@@ -764,12 +772,14 @@ void sat_tile_load(__global const CLSCAN_T *in, __global const CLSCAN_T *sums, _
     const int live = b < num_bands;
     sat_tile_column(in, b, c, width, height, num_bands, col);
     *seed = live && first && b > 0 && x < width ? sums[(ulong)(b / seg - 1) * (width + chunks) + x] : CLSCAN_IDENTITY;
-    *edge = live && lid < SAT_ROWS ? carries[((ulong)b * chunks + c) * SAT_ROWS + lid] : CLSCAN_IDENTITY;
+    const ulong row = (ulong)(b & (SAT_SUB - 1)) * SAT_ROWS + lid;
+    *edge = live && lid < SAT_ROWS ? carries[((ulong)(b / SAT_SUB) * chunks + c) * SAT_CARRY_ROWS + row] : CLSCAN_IDENTITY;
 }
 
 /* The table, a task at a time, each tile seeded from above (the segments above, then the tiles above
  * it in the segment, summed in a register) and from the left (carries); each group loads its next
- * tile while it scans this one. */
+ * tile while it scans this one. num_bands and seg count tiles of SAT_ROWS rows, SAT_SUB a band of
+ * the launches before. */
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void sat_seeded_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global const CLSCAN_T *sums,
                       __global const CLSCAN_T *carries, ulong width, ulong height, uint num_bands, uint seg,

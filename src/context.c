@@ -137,6 +137,8 @@ static clscan_status init_common(clscan_context *ctx)
     ctx->sat_band = band ? atoi(band) : 0;
     const char *segment = getenv("CLSCAN_SAT_SEGMENT");   /* experiments: as clscan__set_sat_segment */
     ctx->sat_segment = segment ? atoi(segment) : 0;
+    const char *tile = getenv("CLSCAN_SAT_TILE");   /* experiments: as clscan__set_sat_tile */
+    ctx->sat_tile = tile ? atoi(tile) : 0;
     const char *dump = getenv("CLSCAN_DUMP_SOURCE");
     ctx->dump_source = dump && strcmp(dump, "1") == 0;
     if (pthread_mutex_init(&ctx->lock, NULL) != 0)
@@ -353,6 +355,13 @@ void clscan__set_sat_segment(clscan_context *ctx, int bands)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+void clscan__set_sat_tile(clscan_context *ctx, int rows)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->sat_tile = rows;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 void clscan__set_sat_path(clscan_context *ctx, int path)
 {
     pthread_mutex_lock(&ctx->lock);
@@ -459,6 +468,12 @@ unsigned clscan__context_sat_band(const clscan_context *ctx, clscan__tuning t, s
     while (band > 1 && ((size_t)band * t.wg_size * 33 / 32 + t.wg_size + band) * elem + 1024 > ctx->info.local_mem)
         band /= 2;
     return band;
+}
+
+unsigned clscan__context_sat_tile(const clscan_context *ctx, unsigned band, size_t elem)
+{
+    const unsigned rows = ctx->sat_tile > 0 ? (unsigned)ctx->sat_tile : clscan__policy_sat_tile(&ctx->info, elem);
+    return rows > 0 && rows < band ? floor_pow2(rows) : band;
 }
 
 /* ---- device resources -------------------------------------------------------------------- */

@@ -134,6 +134,8 @@ unsigned clscan__policy_sat_band(const clscan__device_info *dev);
 unsigned clscan__policy_sp_groups_per_cu(const clscan__device_info *dev);
 /* Three-pass summed-area tables: tiles a group from which tasks are one band (0: never). */
 unsigned clscan__policy_sat_split(const clscan__device_info *dev);
+/* Three-pass summed-area tables of elem-byte elements: rows of the table pass's tiles (0: a band). */
+unsigned clscan__policy_sat_tile(const clscan__device_info *dev, size_t elem);
 /* Whether this build of the library implements the pair (the rest are CLSCAN_UNSUPPORTED). */
 int clscan__algorithm_implemented(clscan_strategy strategy, clscan_wg_algorithm wg);
 /* Levels block-sum needs for n elements at this tile size, and the scratch elements of each level. */
@@ -160,6 +162,8 @@ typedef struct clscan__config {
     unsigned sat_band;              /* tables: rows per band of the GPU kernels; 0: the CPU's band tables */
     int volatile_reads;             /* status words read by volatile loads, not atomics */
     int sat_wide;                   /* tables: 64-bit element offsets (images past 2^32 elements) */
+    unsigned sat_carry_rows;        /* tables: rows of the bands whose carries the table pass reads, a
+                                     * multiple of sat_band (its tiles; 0: sat_band) */
 } clscan__config;
 
 typedef struct clscan__program {
@@ -217,6 +221,7 @@ struct clscan_context {
     int sat_segment;                /* tests: 0 the policy's, else bands a task of the GPU three passes walks */
     int sat_wide;                   /* tests: 1 the GPU kernels' 64-bit element offsets on any image */
     int sat_separate;               /* tests: 1 the three passes' middle work in two launches on any image */
+    int sat_tile;                   /* tests: 0 the policy's, else rows of the three passes' table tiles */
     int sp_groups_per_cu;           /* tests: 0 the policy's, -1 a group a tile, else groups a compute unit */
     int reduce_strided;             /* tests: integer reductions walk tiles by a fixed stride, as floats do */
     int dump_source;                /* $CLSCAN_DUMP_SOURCE=1: each new program's defines go to stderr */
@@ -276,6 +281,9 @@ clscan__tuning clscan__context_tuning(const clscan_context *ctx, clscan_type typ
 clscan__tuning clscan__context_compact_tuning(const clscan_context *ctx, clscan_type type);
 /* Rows per band of single-pass summed-area tables under tuning t (override, policy, local memory). */
 unsigned clscan__context_sat_band(const clscan_context *ctx, clscan__tuning t, size_t elem);
+/* Rows of the three-pass table pass's tiles for bands of `band` rows of elem-byte elements (override,
+ * policy): a power of two up to the band. */
+unsigned clscan__context_sat_tile(const clscan_context *ctx, unsigned band, size_t elem);
 /* Internal, for tests and experiments: force wg_size/items (0, 0 returns to the policy). */
 void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items);
 /* Internal, for tests: run only the portable paths (local-memory sub-groups, scalar tile loads,
@@ -290,6 +298,7 @@ void clscan__set_sat_band(clscan_context *ctx, int band);
 void clscan__set_sat_wide(clscan_context *ctx, int wide);
 void clscan__set_sat_separate(clscan_context *ctx, int separate);
 void clscan__set_sat_segment(clscan_context *ctx, int bands);
+void clscan__set_sat_tile(clscan_context *ctx, int rows);
 /* Internal, for tests: work-groups a compute unit of later single-pass scans and compactions (0 the
  * policy's, -1 a group a tile). */
 void clscan__set_sp_groups(clscan_context *ctx, int per_cu);

@@ -16,20 +16,22 @@ typedef struct policy_row {
     unsigned compact_wg, compact_items;   /* compaction's tile, any element width (0: the scan's) */
     unsigned sp_groups_per_cu;   /* single-pass scans and compactions: groups a compute unit (0: a group a tile) */
     unsigned sat_split;          /* three-pass tables: tiles a group from which tasks are one band (0: never) */
+    unsigned sat_tile4;          /* three-pass tables, 4-byte elements: rows of the table pass's tiles (0: a band) */
 } policy_row;
 
 static const policy_row table[] = {
     /* vendor, name   type                 4-byte   8-byte  stream  8-byte reduce-then-scan band
      *                                                              sort: wg, items 4/8-byte keys, bits
      *                                                              compaction: wg, items; single-pass groups a CU;
-     *                                                              three-pass table tasks of one band from */
+     *                                                              three-pass table tasks of one band from,
+     *                                                              its table pass's tile rows (4-byte) */
     {"NVIDIA", "H100", CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
-     256, 16, 8, 8, 32, 0, 0, 8, 8},                          /* H100: as the next row, one-band table tasks */
+     256, 16, 8, 8, 32, 0, 0, 8, 8, 0},                       /* H100: as the next row, one-band table tasks */
     {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
-     256, 16, 8, 8, 32, 0, 0, 8, 0},                          /* other NVIDIA GPUs (measured: H100, H200) */
-    {NULL, NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4, 0, 0, 0, 256, 8, 4, 8, 16, 0, 0, 0, 0},   /* unmeasured GPUs: modest tiles */
-    {NULL, NULL, CL_DEVICE_TYPE_CPU, 16, 8192, 16, 4096, 1, 0, 0, 1, 8192, 8192, 8, 0, 8, 4096, 0, 0},   /* PoCL 2 cores */
-    {NULL, NULL, 0, 128, 8, 128, 4, 0, 0, 0, 128, 8, 4, 8, 0, 0, 0, 0, 0},
+     256, 16, 8, 8, 32, 0, 0, 8, 0, 16},                      /* other NVIDIA GPUs (measured: H100, H200) */
+    {NULL, NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4, 0, 0, 0, 256, 8, 4, 8, 16, 0, 0, 0, 0, 0},   /* unmeasured GPUs: modest tiles */
+    {NULL, NULL, CL_DEVICE_TYPE_CPU, 16, 8192, 16, 4096, 1, 0, 0, 1, 8192, 8192, 8, 0, 8, 4096, 0, 0, 0},   /* PoCL 2 cores */
+    {NULL, NULL, 0, 128, 8, 128, 4, 0, 0, 0, 128, 8, 4, 8, 0, 0, 0, 0, 0, 0},
 };
 
 static const policy_row *row_for(const clscan__device_info *dev)
@@ -78,6 +80,15 @@ unsigned clscan__policy_sat_band(const clscan__device_info *dev)
 unsigned clscan__policy_sat_split(const clscan__device_info *dev)
 {
     return row_for(dev)->sat_split;
+}
+
+/* Rows of the three-pass table pass's tiles, a part of a band (the launches before it keep whole
+ * bands). On the H200 a bare copy in the table pass's pattern took 147-150 us in tiles of 16 rows
+ * against 161-162 in tiles of 32, and the float table 228-229 against 234-235 (8192 x 8192); the
+ * H100's float table and both cards' 8-byte ones were no faster (docs/benchmarks.md). */
+unsigned clscan__policy_sat_tile(const clscan__device_info *dev, size_t elem)
+{
+    return elem == 4 ? row_for(dev)->sat_tile4 : 0;
 }
 
 /* On the H200 (int32 2^28, one process a variant) a group a tile lost 5% to groups that stay and

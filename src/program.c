@@ -58,10 +58,12 @@ static int sort_defines(const clscan__config *cfg, char *buf, size_t len)
 
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
-    char sort[256], sat[96] = "";
+    char sort[256], sat[128] = "", carry[40] = "";
     sort_defines(cfg, sort, sizeof sort);
+    if (cfg->sat_carry_rows)
+        snprintf(carry, sizeof carry, "#define SAT_CARRY_ROWS %u\n", cfg->sat_carry_rows);
     if (cfg->sat)   /* the tables look back their own way: no tile look-back (lookback.clh) */
-        snprintf(sat, sizeof sat, "#define SP_WORDS_ONLY\n#define SAT_BAND %u\n%s", cfg->sat_band,
+        snprintf(sat, sizeof sat, "#define SP_WORDS_ONLY\n#define SAT_BAND %u\n%s%s", cfg->sat_band, carry,
                  cfg->sat_wide ? "#define SAT_WIDE\n" : "");
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
@@ -397,6 +399,7 @@ static int same_config(const clscan__config *a, const clscan__config *b)
            a->force_fallback == b->force_fallback && a->payload == b->payload && a->sort_key == b->sort_key &&
            a->sort_value_bytes == b->sort_value_bytes && a->radix_bits == b->radix_bits && a->hist64 == b->hist64 &&
            a->sat == b->sat && a->sat_band == b->sat_band && a->sat_wide == b->sat_wide &&
+           a->sat_carry_rows == b->sat_carry_rows &&
            a->volatile_reads == b->volatile_reads;
 }
 

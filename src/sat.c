@@ -134,12 +134,13 @@ int clscan__sat_wide(size_t n)
 
 /* Whether the scratch of sat_three_pass fits size_t (bands - 1 rows of width + chunks sums, and a
  * band's SAT_ROWS carries a tile, elements of up to 8 bytes) and its tile numbers fit the kernels'
- * uint (with room for the tasks a wave of groups runs past the last). */
-static int sat_tiles_fit(size_t width, size_t chunks, size_t bands, size_t band)
+ * uint (with room for the tasks a wave of groups runs past the last): the table pass's tiles, of
+ * part of a band, are the most numerous. */
+static int sat_tiles_fit(size_t width, size_t chunks, size_t bands, size_t band, size_t table_bands)
 {
     return width + chunks > width && bands <= SIZE_MAX / 8 / (width + chunks) &&
            chunks <= SIZE_MAX / 8 / band / bands &&
-           chunks <= (UINT32_MAX - 65536) / (bands + 1);   /* the kernels' uint numbers: tiles, tasks + groups */
+           chunks <= (UINT32_MAX - 65536) / (table_bands + 1);   /* the kernels' uint numbers: tiles, tasks + groups */
 }
 
 /* The epoch of the next launch that takes tasks from the single-pass counters (which it makes sure
@@ -192,6 +193,32 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
     return st;
 }
 
+/* Bands a segment needs before the table pass takes it in tiles of part of a band: on the H200
+ * (float, tiles of 16 rows against 32) 8192 x 8192 in segments of 32 bands took 228-229 us against
+ * 234-235, 4096 x 4096 in segments of 8 74.5 against 75-76, and 2048 x 2048 in segments of 2
+ * 32.0-32.4 against 30.5-31.5 (docs/benchmarks.md). Tests ask for part-band tiles on any shape. */
+#define SAT_TILE_MIN_SEGMENT 8
+
+/* The table pass's program: p's, in tiles of part of a band where the context says so
+ * (clscan__context_sat_tile) and segments are long, reading the carries of whole bands. */
+static clscan_status sat_table_program(clscan_context *ctx, const clscan__program *p, size_t seg,
+                                       const clscan__program **table)
+{
+    const unsigned band = p->config.sat_band;
+    const unsigned rows = clscan__context_sat_tile(ctx, band, clscan_type_size(p->config.type));
+    if (rows == band || (seg < SAT_TILE_MIN_SEGMENT && ctx->sat_tile == 0)) {
+        *table = p;
+        return CLSCAN_SUCCESS;
+    }
+    clscan__config cfg = p->config;
+    cfg.sat_band = rows;
+    cfg.sat_carry_rows = band;
+    clscan__program *t = NULL;
+    clscan_status st = clscan__get_program(ctx, &cfg, &t);
+    *table = t;
+    return st;
+}
+
 /* Reduce-then-scan over tiles of a band's rows x a group's columns: each segment's column sums and
  * each tile's rows' prefix totals (the image read once), their scans down the segments and along each
  * band (small arrays: a row of sums a segment, SAT_ROWS values a tile), then every tile's table,
@@ -203,15 +230,20 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
 {
     const size_t band = p->config.sat_band, bands = clscan__tiles(height, band);
     const size_t chunks = clscan__tiles(width, p->config.wg_size), tiles = bands * chunks;
-    if (!sat_tiles_fit(width, chunks, bands, band))
-        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too much scratch", width,
-                            height);
     /* The passes over the image: groups that stay, a wave of them, each loading its next tile while
      * it works on this one. */
     const size_t wave = SAT_WAVE * (size_t)ctx->info.compute_units, groups = tiles < wave ? tiles : wave;
     const size_t seg = sat_segment(ctx, bands, chunks, groups), segments = clscan__tiles(bands, seg);
+    const clscan__program *table = NULL;
+    clscan_status st = sat_table_program(ctx, p, seg, &table);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    const size_t sub = band / table->config.sat_band, table_bands = clscan__tiles(height, table->config.sat_band);
+    if (!sat_tiles_fit(width, chunks, bands, band, table_bands))
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too much scratch", width,
+                            height);
     cl_mem sums = NULL, carries = NULL;
-    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_CARRIES, tiles * band * elem, &carries);
+    st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_CARRIES, tiles * band * elem, &carries);
     if (st == CLSCAN_SUCCESS && bands > 1)
         st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, (bands - 1) * (width + chunks) * elem, &sums);
     cl_ulong w = width, h = height;
@@ -232,13 +264,14 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
         st = sat_middle_work(ctx, p, sums, carries, width, bands, chunks, segments);
     if (st == CLSCAN_SUCCESS)
         st = sat_next_epoch(ctx, p, &epoch);
-    if (st == CLSCAN_SUCCESS) {
+    if (st == CLSCAN_SUCCESS) {   /* the same tasks, counted in the table pass's tiles */
+        bands32 = (cl_uint)table_bands, seg32 = (cl_uint)(seg * sub);
         const clscan__arg args[] = {CLSCAN__MEM(in),     CLSCAN__MEM(out),      CLSCAN__MEM(sums),
                                     CLSCAN__MEM(carries), CLSCAN__VAL(w),       CLSCAN__VAL(h),
                                     CLSCAN__VAL(bands32), CLSCAN__VAL(seg32),   CLSCAN__MEM(ctx->sp_counters),
                                     CLSCAN__VAL(epoch)};
-        st = clscan__launch(ctx, p, p->sat_seeded_tiles, "sat_seeded_tiles", args, sizeof args / sizeof args[0],
-                            groups);
+        st = clscan__launch(ctx, table, table->sat_seeded_tiles, "sat_seeded_tiles", args,
+                            sizeof args / sizeof args[0], groups);
         if (st == CLSCAN_SUCCESS)
             ctx->sp_epoch = epoch;
     }

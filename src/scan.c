@@ -241,7 +241,7 @@ clscan__config clscan__config_with(const clscan_context *ctx, clscan_type type, 
     clscan__config cfg = {type, op, wg, t.wg_size, t.items, t.stream, sg, vector_io(ctx, t.items, t.stream, elem),
                           !ctx->portable && ctx->info.base_align >= 4 * elem,
                           ctx->info.int64_atomics && !ctx->portable, ctx->force_fallback, 0, 0, 0, 0, 0, 0, 0,
-                          ctx->info.volatile_status && !ctx->portable, 0};
+                          ctx->info.volatile_status && !ctx->portable, 0, 0};
     return cfg;
 }
 

@@ -123,7 +123,7 @@ static void test_spec_matching(void **state)
 static void test_defines_and_keys(void **state)
 {
     (void)state;
-    clscan__config cfg = {CLSCAN_UINT64, CLSCAN_MIN, CLSCAN_WG_BLELLOCH, 128, 4, 0, CLSCAN__SG_NONE, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    clscan__config cfg = {CLSCAN_UINT64, CLSCAN_MIN, CLSCAN_WG_BLELLOCH, 128, 4, 0, CLSCAN__SG_NONE, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     char buf[1024];
     clscan__write_defines(&cfg, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define CLSCAN_TYPE_UINT64\n"));
@@ -140,7 +140,7 @@ static void test_defines_and_keys(void **state)
     assert_null(strstr(buf, "SAT_BAND"));
     assert_null(strstr(buf, "SP_WORDS_ONLY"));
     assert_null(strstr(buf, "SP_VOLATILE_READS"));
-    clscan__config cfg2 = {CLSCAN_FLOAT, CLSCAN_ADD, CLSCAN_WG_SUBGROUP, 256, 8, 1, CLSCAN__SG_NVIDIA_PTX, 1, 1, 1, 1, 8, 0, 0, 0, 0, 1, 32, 1, 0};
+    clscan__config cfg2 = {CLSCAN_FLOAT, CLSCAN_ADD, CLSCAN_WG_SUBGROUP, 256, 8, 1, CLSCAN__SG_NVIDIA_PTX, 1, 1, 1, 1, 8, 0, 0, 0, 0, 1, 32, 1, 0, 0};
     clscan__write_defines(&cfg2, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define WG_ALGO_SUBGROUP\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_SG_NVIDIA_PTX\n"));
@@ -155,12 +155,16 @@ static void test_defines_and_keys(void **state)
     cfg2.sat_wide = 1;                         /* an image past 2^32 elements: 64-bit offsets */
     clscan__write_defines(&cfg2, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define SAT_BAND 32\n#define SAT_WIDE\n"));
+    assert_null(strstr(buf, "SAT_CARRY_ROWS"));
+    cfg2.sat_band = 16, cfg2.sat_carry_rows = 32;   /* a table pass in tiles of half a band */
+    clscan__write_defines(&cfg2, buf, sizeof buf);
+    assert_non_null(strstr(buf, "#define SAT_BAND 16\n#define SAT_CARRY_ROWS 32\n#define SAT_WIDE\n"));
     cfg2.atomics64 = 0;                        /* no 64-bit atomics: 32-bit status words */
     clscan__write_defines(&cfg2, buf, sizeof buf);
     assert_null(strstr(buf, "SP_ATOMIC64"));
     /* A sort program: key width and kind, values, digit bits, count width. */
     clscan__config cfg3 = {CLSCAN_UINT64, CLSCAN_ADD, CLSCAN_WG_HILLIS_STEELE, 256, 16, 0, CLSCAN__SG_NONE, 0, 0, 0, 0, 0,
-                           1 + CLSCAN_DOUBLE, 4, 8, 1, 0, 0, 0, 0};
+                           1 + CLSCAN_DOUBLE, 4, 8, 1, 0, 0, 0, 0, 0};
     clscan__write_defines(&cfg3, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define SORT_KEY_BYTES 8\n#define SORT_KEY_FLOAT\n#define SORT_VALUE_BYTES 4\n"
                                 "#define RADIX_BITS 8\n#define SORT_HIST64\n"));

@@ -194,8 +194,9 @@ static void forced_fallback(int band)
 }
 
 /* Both GPU strategies (single-pass and three passes), whichever the policy picks for a shape; three
- * passes again with segments of one band and of three (the last segment of most shapes short) and
- * with their middle work in two launches; both again with the 64-bit element offsets. */
+ * passes again with segments of one band and of three (the last segment of most shapes short), with
+ * their middle work in two launches, and with the table pass in tiles of one row (each reading one
+ * row of its band's carries); both again with the 64-bit element offsets. */
 static void gpu_paths(clscan_type a, clscan_type b)
 {
     for (int path = CLSCAN__SAT_SINGLE_PASS; path <= CLSCAN__SAT_THREE_PASS; path++) {
@@ -213,6 +214,9 @@ static void gpu_paths(clscan_type a, clscan_type b)
     clscan__set_sat_separate(ctx, 1);   /* the middle work in two launches, as for many chunk totals */
     sat_shapes(b);
     clscan__set_sat_separate(ctx, 0);
+    clscan__set_sat_tile(ctx, 1);
+    sat_shapes(a);
+    clscan__set_sat_tile(ctx, 0);
     clscan__set_sat_wide(ctx, 1);   /* the 64-bit offsets of images past 2^32 elements */
     for (int path = CLSCAN__SAT_SINGLE_PASS; path <= CLSCAN__SAT_THREE_PASS; path++) {
         clscan__set_sat_path(ctx, path);
