@@ -26,7 +26,7 @@ static const policy_row table[] = {
      *                                                              three-pass table tasks of one band from,
      *                                                              its table pass's tile rows (4-byte) */
     {"NVIDIA", "H100", CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
-     256, 16, 8, 8, 32, 0, 0, 8, 8, 0},                       /* H100: as the next row, one-band table tasks */
+     256, 16, 8, 8, 32, 0, 0, 8, 8, 0},   /* H100: as the next row, one-band table tasks, whole-band table tiles */
     {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU, 256, 32, 128, 32, 0, (size_t)1 << 21, (size_t)1 << 23,
      256, 16, 8, 8, 32, 0, 0, 8, 0, 16},                      /* other NVIDIA GPUs (measured: H100, H200) */
     {NULL, NULL, CL_DEVICE_TYPE_GPU, 256, 8, 256, 4, 0, 0, 0, 256, 8, 4, 8, 16, 0, 0, 0, 0, 0},   /* unmeasured GPUs: modest tiles */

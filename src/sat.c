@@ -194,10 +194,11 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
 }
 
 /* Bands a segment needs before the table pass takes it in tiles of part of a band: on the H200
- * (float, tiles of 16 rows against 32) 8192 x 8192 in segments of 32 bands took 228-229 us against
- * 234-235, 4096 x 4096 in segments of 8 74.5 against 75-76, and 2048 x 2048 in segments of 2
- * 32.0-32.4 against 30.5-31.5 (docs/benchmarks.md). Tests ask for part-band tiles on any shape. */
-#define SAT_TILE_MIN_SEGMENT 8
+ * (float, tiles of 16 rows against 32) 8192 x 8192 in segments of 32 bands took 228-231 us against
+ * 234-237, 4096 x 4096 in segments of 8 74.5-77 against 75-78, 3072 x 3072 in segments of 5 51-52.5
+ * against 53-54, and 2048 x 2048 in segments of 2 32.0-32.4 against 30.5-31.5 (docs/benchmarks.md).
+ * Tests ask for part-band tiles on any shape. */
+#define SAT_TILE_MIN_SEGMENT 4
 
 /* The table pass's program: p's, in tiles of part of a band where the context says so
  * (clscan__context_sat_tile) and segments are long, reading the carries of whole bands. */
