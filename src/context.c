@@ -276,6 +276,14 @@ clscan_status clscan_finish(clscan_context *ctx)
     return st;
 }
 
+/* The test and experiment setters below: one field of the context, under its lock. */
+static void set_locked(clscan_context *ctx, int *field, int value)
+{
+    pthread_mutex_lock(&ctx->lock);
+    *field = value;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items)
 {
     pthread_mutex_lock(&ctx->lock);
@@ -286,16 +294,12 @@ void clscan__set_tuning(clscan_context *ctx, unsigned wg_size, unsigned items)
 
 void clscan__set_portable(clscan_context *ctx, int portable)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->portable = portable != 0;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->portable, portable != 0);
 }
 
 void clscan__set_items_mode(clscan_context *ctx, int mode)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->items_mode = mode;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->items_mode, mode);
 }
 
 void clscan__set_sort_radix(clscan_context *ctx, unsigned bits)
@@ -307,37 +311,27 @@ void clscan__set_sort_radix(clscan_context *ctx, unsigned bits)
 
 void clscan__set_sat_band(clscan_context *ctx, int band)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->sat_band = band;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->sat_band, band);
 }
 
 void clscan__set_sat_wide(clscan_context *ctx, int wide)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->sat_wide = wide;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->sat_wide, wide);
 }
 
 void clscan__set_sat_separate(clscan_context *ctx, int separate)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->sat_separate = separate;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->sat_separate, separate);
 }
 
 void clscan__set_sp_groups(clscan_context *ctx, int per_cu)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->sp_groups_per_cu = per_cu;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->sp_groups_per_cu, per_cu);
 }
 
 void clscan__set_reduce_strided(clscan_context *ctx, int strided)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->reduce_strided = strided;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->reduce_strided, strided);
 }
 
 size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles)
@@ -350,30 +344,22 @@ size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles)
 
 void clscan__set_sat_segment(clscan_context *ctx, int bands)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->sat_segment = bands;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->sat_segment, bands);
 }
 
 void clscan__set_sat_tile(clscan_context *ctx, int rows)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->sat_tile = rows;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->sat_tile, rows);
 }
 
 void clscan__set_sat_path(clscan_context *ctx, int path)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->sat_path = path;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->sat_path, path);
 }
 
 void clscan__set_force_fallback(clscan_context *ctx, int force)
 {
-    pthread_mutex_lock(&ctx->lock);
-    ctx->force_fallback = force != 0;
-    pthread_mutex_unlock(&ctx->lock);
+    set_locked(ctx, &ctx->force_fallback, force != 0);
 }
 
 clscan_status clscan__fallback_count(clscan_context *ctx, cl_uint *count)

@@ -248,7 +248,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
     if (st == CLSCAN_SUCCESS && bands > 1)
         st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, (bands - 1) * (width + chunks) * elem, &sums);
     cl_ulong w = width, h = height;
-    cl_uint bands32 = (cl_uint)bands, seg32 = (cl_uint)seg;
+    const cl_uint bands32 = (cl_uint)bands, seg32 = (cl_uint)seg;
     cl_uint epoch = 0;
     if (st == CLSCAN_SUCCESS)
         st = sat_next_epoch(ctx, p, &epoch);
@@ -266,10 +266,10 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
     if (st == CLSCAN_SUCCESS)
         st = sat_next_epoch(ctx, p, &epoch);
     if (st == CLSCAN_SUCCESS) {   /* the same tasks, counted in the table pass's tiles */
-        bands32 = (cl_uint)table_bands, seg32 = (cl_uint)(seg * sub);
-        const clscan__arg args[] = {CLSCAN__MEM(in),     CLSCAN__MEM(out),      CLSCAN__MEM(sums),
-                                    CLSCAN__MEM(carries), CLSCAN__VAL(w),       CLSCAN__VAL(h),
-                                    CLSCAN__VAL(bands32), CLSCAN__VAL(seg32),   CLSCAN__MEM(ctx->sp_counters),
+        const cl_uint tiles_down = (cl_uint)table_bands, tiles_seg = (cl_uint)(seg * sub);
+        const clscan__arg args[] = {CLSCAN__MEM(in),        CLSCAN__MEM(out),       CLSCAN__MEM(sums),
+                                    CLSCAN__MEM(carries),   CLSCAN__VAL(w),         CLSCAN__VAL(h),
+                                    CLSCAN__VAL(tiles_down), CLSCAN__VAL(tiles_seg), CLSCAN__MEM(ctx->sp_counters),
                                     CLSCAN__VAL(epoch)};
         st = clscan__launch(ctx, table, table->sat_seeded_tiles, "sat_seeded_tiles", args,
                             sizeof args / sizeof args[0], groups);
