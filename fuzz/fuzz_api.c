@@ -8,7 +8,7 @@
  * results are exact in any order); and the context must scan correctly afterwards. Calls that pass
  * the checks run on tiles of 32 elements and on a few kernel configurations (canonical_types). */
 #define _POSIX_C_SOURCE 200809L   /* setenv */
-#include "internal.h"
+#include "prims/prims.h"
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -1016,7 +1016,7 @@ static void setup(void)
     /* Tiles of 32 elements, so that n <= MAX_N spans up to 128 of them: block-sum levels, look-back
      * and scratch that grows between calls are what a buffer's size and offset can break (PoCL's own
      * tiles of 32768 would make every call one tile). */
-    clscan__set_tuning(ctx, 8, 4);
+    test_set_tile(ctx, 8, 4);
     verbose = getenv("CLSCAN_FUZZ_VERBOSE") && strcmp(getenv("CLSCAN_FUZZ_VERBOSE"), "1") == 0;
     every_config = getenv("CLSCAN_FUZZ_EVERY_CONFIG") && strcmp(getenv("CLSCAN_FUZZ_EVERY_CONFIG"), "1") == 0;
 }

@@ -2,7 +2,7 @@
  * to a file's bytes before handing a binary to the driver). The input is the whole file, looked up under
  * a fixed key. The verdict is compared with a second reading of the format written here (magic, key,
  * length, checksum, nothing after the binary); an accepted binary must lie inside the input. */
-#include "internal.h"
+#include "prims/prims.h"
 #include <stdlib.h>
 #include <string.h>
 

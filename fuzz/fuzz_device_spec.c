@@ -2,7 +2,7 @@
  * clscan__match_device), which read $CLSCAN_DEVICE and clscan_context_create's string. The input is
  * the spec (up to its first NUL byte). Each result is checked against a second, independently written
  * reading of the grammar, and every match against a fixed list of devices; no OpenCL device needed. */
-#include "internal.h"
+#include "prims/prims.h"
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>

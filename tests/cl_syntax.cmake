@@ -2,8 +2,29 @@
 # it, for every type and work-group algorithm; then the whole scan program in each variant the host
 # can ask for (vector tile loads, streamed items, packed or two-word status words, forced fallback, the
 # sub-group mechanisms), and the summed-area, compaction and sort programs. clang -fsyntax-only; no
-# device involved.
-set(layers types.clh subgroup.clh workgroup.clh lookback.clh scan.cl reduce.cl)
+# device involved. The files of each program come from the primitive registry (-DREGISTRY).
+file(READ "${REGISTRY}" registry)
+# The quoted paths of the registry entry that starts with `head`, in order.
+function(registry_files head out)
+  string(REGEX MATCH "\n${head}[^\n]*" line "${registry}")
+  string(REGEX MATCHALL "\"[a-z/_]+\\.clh?\"" files "${line}")
+  list(TRANSFORM files REPLACE "\"" "")
+  set(${out} ${files} PARENT_SCOPE)
+endfunction()
+registry_files("CLSCAN_CORE_FILES" core_files)
+foreach(program SCAN SAT COMPACT SORT)
+  registry_files("CLSCAN_PROGRAM\\(${program}," ${program}_files)
+endforeach()
+set(layers ${core_files} ${SCAN_files})
+# The text of the core files followed by those of a program, in order.
+function(program_text program out)
+  set(text "")
+  foreach(file IN LISTS core_files ${program}_files)
+    file(READ "${CL_DIR}/${file}" part)
+    string(APPEND text "${part}\n")
+  endforeach()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
 set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
 set(clang_cl ${CLANG} -x cl -Xclang -finclude-default-header -fsyntax-only -Werror)
 
@@ -18,16 +39,16 @@ set(text "")
 foreach(layer IN LISTS layers)
   file(READ "${CL_DIR}/${layer}" part)
   string(APPEND text "${part}\n")
-  file(WRITE "${WORK_DIR}/upto-${layer}.cl" "${text}")
+  get_filename_component(name "${layer}" NAME)
+  set(all "${WORK_DIR}/upto-${name}.cl")
+  file(WRITE "${all}" "${text}")
   foreach(type IN LISTS types)
     foreach(algo HILLIS_STEELE BLELLOCH SUBGROUP)
-      check("${WORK_DIR}/upto-${layer}.cl" "${layer} (with the layers below)"
-            -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_${algo})
+      check("${all}" "${layer} (with the layers below)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_${algo})
     endforeach()
   endforeach()
 endforeach()
 
-set(all "${WORK_DIR}/upto-reduce.cl.cl")
 foreach(type IN LISTS types)
   check("${all}" "vector loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_SUBGROUP
         -DCLSCAN_VEC_IO -DCLSCAN_VEC4 -DITEMS=16 -DSP_ATOMIC64)
@@ -42,13 +63,11 @@ foreach(type IN LISTS types)
           -DWG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
   endforeach()
 endforeach()
-file(READ "${WORK_DIR}/upto-workgroup.clh.cl" layers_text)
-file(READ "${WORK_DIR}/upto-lookback.clh.cl" lookback_text)
 # The summed-area program: the layers and the status words (SP_WORDS_ONLY: no tile look-back), then
 # sat.cl; the CPU's band tables (SAT_BAND 0) and the GPU bands, both kinds of status words.
-file(READ "${CL_DIR}/sat.cl" sat_text)
+program_text(SAT sat_text)
 set(sat "${WORK_DIR}/sat-program.cl")
-file(WRITE "${sat}" "${lookback_text}\n${sat_text}")
+file(WRITE "${sat}" "${sat_text}")
 foreach(type IN LISTS types)
   check("${sat}" "summed-area tables, CPU shape, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
         -DSP_WORDS_ONLY -DSAT_BAND=0 -DWG_SIZE=8 -DSP_ATOMIC64)
@@ -59,9 +78,9 @@ foreach(type IN LISTS types)
 endforeach()
 # The compaction program: the layers and the look-back, then compact.cl, counting in uint, elements of
 # 4 or 8 bytes, both kinds of status words.
-file(READ "${CL_DIR}/compact.cl" compact_text)
+program_text(COMPACT compact_text)
 set(compact "${WORK_DIR}/compact-program.cl")
-file(WRITE "${compact}" "${lookback_text}\n${compact_text}")
+file(WRITE "${compact}" "${compact_text}")
 foreach(bytes 4 8)
   foreach(algo HILLIS_STEELE BLELLOCH SUBGROUP)
     check("${compact}" "compaction" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes} -DWG_ALGO_${algo})
@@ -75,9 +94,9 @@ foreach(bytes 4 8)
 endforeach()
 # The sort program: the layers, then sort.cl, packed ulong counters; every key kind and width, values
 # of 0, 4 or 8 bytes, 64-bit counts, and the CPU shape (a work-group of one).
-file(READ "${CL_DIR}/sort.cl" sort_text)
+program_text(SORT sort_text)
 set(sort "${WORK_DIR}/sort-program.cl")
-file(WRITE "${sort}" "${layers_text}\n${sort_text}")
+file(WRITE "${sort}" "${sort_text}")
 foreach(key "-DSORT_KEY_BYTES=4" "-DSORT_KEY_BYTES=4;-DSORT_KEY_SIGNED" "-DSORT_KEY_BYTES=8;-DSORT_KEY_FLOAT")
   foreach(values 0 4 8)
     check("${sort}" "sort" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 ${key} -DSORT_VALUE_BYTES=${values} -DRADIX_BITS=8

@@ -6,7 +6,7 @@
  * also checked here against the CPU; the checker's verdict is its log (empty or not).
  * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat [[!]part of case names].
  * $CLSCAN_TEST_SEED replays. */
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,18 +106,18 @@ static void group_scan8(void)
 /* The single-pass fallback forced on: scan (out of place and in place), then the portable paths. */
 static void group_fallback(void)
 {
-    clscan__set_force_fallback(ctx, 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
     for (size_t i = 0; i < NSIZES; i++) {
         scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 0, "forced fallback");
         scan_case(sizes[i], CLSCAN_INT64, CLSCAN_ADD, 1, 0, "forced fallback int64");
         scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 1, "forced fallback in place");
     }
-    clscan__set_force_fallback(ctx, 0);
-    clscan__set_portable(ctx, 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);
     for (size_t i = 0; i < NSIZES; i++)
         scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 0, "portable");
-    clscan__set_portable(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 0);
 }
 
 static void group_reduce(void)
@@ -177,10 +177,10 @@ static void group_compact(void)
 {
     for (size_t i = 0; i < NSIZES; i++)
         compact_case(sizes[i], "compact single-pass");
-    clscan__set_force_fallback(ctx, 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
     for (size_t i = 0; i < NSIZES; i++)
         compact_case(sizes[i], "compact forced fallback");
-    clscan__set_force_fallback(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_AUTO);
     for (size_t i = 0; i < NSIZES; i++)
         compact_case(sizes[i], "compact three launches");
@@ -232,10 +232,10 @@ static void group_sort(void)
         sort_case(sizes[i], 1, 0, "sort_by_key");
         sort_case(sizes[i], 1, 1, "sort_by_key one digit");
     }
-    clscan__set_sort_radix(ctx, 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_RADIX_BITS, 1);
     for (size_t i = 0; i < NSIZES; i++)
         sort_case(sizes[i], 1, 0, "sort_by_key split");
-    clscan__set_sort_radix(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_RADIX_BITS, 0);
 }
 
 static void sat_case(size_t w, size_t h, int in_place, const char *what)
@@ -269,24 +269,24 @@ static void group_sat(void)
 {
     const size_t shapes[][2] = {{1, 1}, {WG + 1, 3}, {37, 3 * 16 + 5}};
     for (int band = 0; band >= -1; band--) {
-        clscan__set_sat_band(ctx, band ? -3 : 0);
-        clscan__set_sat_path(ctx, CLSCAN__SAT_SINGLE_PASS);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, band ? -3 : 0);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_PATH, 1);
         for (size_t i = 0; i < 3; i++) {
             sat_case(shapes[i][0], shapes[i][1], 0, band ? "sat other shape" : "sat");
             sat_case(shapes[i][0], shapes[i][1], 1, band ? "sat other shape in place" : "sat in place");
         }
-        clscan__set_force_fallback(ctx, 1);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
         sat_case(37, 3 * 16 + 5, 0, "sat forced fallback");
         sat_case(37, 3 * 16 + 5, 1, "sat forced fallback in place");
-        clscan__set_force_fallback(ctx, 0);
-        clscan__set_sat_path(ctx, CLSCAN__SAT_THREE_PASS);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_PATH, 2);
         for (size_t i = 0; !band && i < 3; i++) {
             sat_case(shapes[i][0], shapes[i][1], 0, "sat three passes");
             sat_case(shapes[i][0], shapes[i][1], 1, "sat three passes in place");
         }
     }
-    clscan__set_sat_path(ctx, CLSCAN__SAT_POLICY);
-    clscan__set_sat_band(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_PATH, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, 0);
 }
 
 int main(int argc, char **argv)
@@ -300,15 +300,12 @@ int main(int argc, char **argv)
     ctx = ref_context();
     if (!ctx)
         return 1;
-    clscan__set_tuning(ctx, WG, ITEMS);
+    test_set_tile(ctx, WG, ITEMS);
     /* Oclgrind 21.10 reports memory of a buffer created after another was released as uninitialized
      * even once a kernel has written all of it (docs/reliability.md has a ten-line reproduction), so
-     * every scratch slot is grown once, here, past what these sizes need, and never re-created. */
-    for (unsigned slot = 0; slot < CLSCAN__SCRATCH_SLOTS; slot++) {
-        cl_mem unused;
-        if (clscan__scratch(ctx, slot, (size_t)1 << 20, &unused) != CLSCAN_SUCCESS)
-            return 1;
-    }
+     * every scratch buffer is made, when first needed, past what these sizes need, and never re-created. */
+    if (clscan_tuning_set(ctx, CLSCAN_TUNE_SCRATCH_BYTES, 1L << 20) != CLSCAN_SUCCESS)
+        return 1;
     int found = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (!strcmp(which, groups[g].name))

@@ -208,3 +208,9 @@ clscan_context *ref_context(void)
     printf("[ device   ] %s\n", name);
     return ctx;
 }
+
+void test_set_tile(clscan_context *ctx, unsigned wg_size, unsigned items)
+{
+    clscan_tuning_set(ctx, CLSCAN_TUNE_WG_SIZE, wg_size);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS, items);
+}

@@ -3,6 +3,7 @@
 #ifndef CLSCAN_TEST_REF_H
 #define CLSCAN_TEST_REF_H
 #include <clscan/clscan.h>
+#include <clscan/clscan_tuning.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -41,4 +42,7 @@ clscan_context *ref_context(void);
 cl_mem ref_buffer(clscan_context *ctx, size_t bytes, const void *init);   /* init NULL: poisoned */
 int ref_read(clscan_context *ctx, cl_mem buf, size_t bytes, void *out);   /* blocking; 1 on success */
 int ref_is_poison(const void *data, size_t bytes);
+
+/* Work-group size and items of later scans, reductions, compactions and sorts (0, 0: the tables'). */
+void test_set_tile(clscan_context *ctx, unsigned wg_size, unsigned items);
 #endif

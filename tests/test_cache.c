@@ -9,7 +9,7 @@
  * CLSCAN_DUMP_SOURCE=1 prints the define block. Child processes are this program run again with
  * "child" (and "other": a second configuration). */
 #define _POSIX_C_SOURCE 200809L
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <dirent.h>
 #include <setjmp.h>
@@ -43,7 +43,7 @@ static int child_main(const char *which)
     char msg[256] = "";
     clscan_status st = clscan_inclusive_scan_host(ctx, in, out, 5000, type, op);
     int ok = st == CLSCAN_SUCCESS && ref_check_scan(in, out, 5000, type, op, 0, msg, sizeof msg);
-    clscan__stats s = clscan__context_stats(ctx);
+    clscan_tuning_cache_stats s = clscan_tuning_cache_counters(ctx);
     printf("ok=%d builds=%lu loads=%lu writes=%lu rejects=%lu\n", ok, s.source_builds, s.binary_loads,
            s.binary_writes, s.binary_rejects);
     clscan_context_release(ctx);
@@ -331,11 +331,17 @@ static void test_two_processes_build_at_once(void **state)
 /* Copies the real sources into dir, then lets the caller break one. */
 static void copy_sources(const char *dir)
 {
+    static const char *const layers[] = {"core", "engine", "prims"};
     mkdir(dir, 0755);
-    for (int i = 0; i < CLSCAN__SRC_COUNT; i++) {
-        char from[4200], to[4200], buf[65536];
-        snprintf(from, sizeof from, "%s/%s", CLSCAN_TEST_CL_DIR, clscan__source_file_name((clscan__source_id)i));
-        snprintf(to, sizeof to, "%s/%s", dir, clscan__source_file_name((clscan__source_id)i));
+    for (int i = 0; i < 3; i++) {
+        char sub[4300];
+        snprintf(sub, sizeof sub, "%s/%s", dir, layers[i]);
+        mkdir(sub, 0755);
+    }
+    for (unsigned i = 0; i < clscan__source_count(); i++) {
+        char from[4200], to[4300], buf[65536];
+        snprintf(from, sizeof from, "%s/%s", CLSCAN_TEST_CL_DIR, clscan__source_path(i));
+        snprintf(to, sizeof to, "%s/%s", dir, clscan__source_path(i));
         FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
         assert_non_null(a);
         assert_non_null(b);
@@ -357,11 +363,11 @@ static void test_kernel_dir(void **state)
     setenv("CLSCAN_KERNEL_DIR", "/nonexistent/clscan-kernels", 1);
     assert_int_equal(clscan_context_create(&ctx, NULL), CLSCAN_KERNEL_NOT_FOUND);
     assert_null(ctx);
-    assert_non_null(strstr(clscan_last_error(NULL), "/nonexistent/clscan-kernels/types.clh"));
+    assert_non_null(strstr(clscan_last_error(NULL), "/nonexistent/clscan-kernels/core/types.clh"));
 
     snprintf(dir, sizeof dir, "%s/kernels-empty", tmp_root);
     copy_sources(dir);
-    snprintf(file, sizeof file, "%s/scan.cl", dir);
+    snprintf(file, sizeof file, "%s/engine/scan.cl", dir);
     fclose(fopen(file, "w"));
     setenv("CLSCAN_KERNEL_DIR", dir, 1);
     assert_int_equal(clscan_context_create(&ctx, NULL), CLSCAN_KERNEL_NOT_FOUND);
@@ -369,7 +375,7 @@ static void test_kernel_dir(void **state)
 
     snprintf(dir, sizeof dir, "%s/kernels-broken", tmp_root);
     copy_sources(dir);
-    snprintf(file, sizeof file, "%s/scan.cl", dir);
+    snprintf(file, sizeof file, "%s/engine/scan.cl", dir);
     FILE *f = fopen(file, "a");
     fputs("\n__kernel void broken(void) { this is not OpenCL C }\n", f);
     fclose(f);
@@ -393,9 +399,9 @@ static void test_kernel_dir(void **state)
     unsetenv("CLSCAN_CACHE");
 }
 
-static void source_path(const char *dir, int id, char *path, size_t len)
+static void source_path(const char *dir, const char *file, char *path, size_t len)
 {
-    snprintf(path, len, "%s/%s", dir, clscan__source_file_name((clscan__source_id)id));
+    snprintf(path, len, "%s/%s", dir, file);
 }
 
 /* Every file missing, empty, or a folder in its place: no context, and the message names the file. */
@@ -405,11 +411,11 @@ static void test_kernel_files_missing(void **state)
     static const char *const says[] = {"No such file", "empty", "Is a directory"};
     char dir[4200], file[4300];
     setenv("CLSCAN_CACHE", "0", 1);
-    for (int i = 0; i < CLSCAN__SRC_COUNT; i++)
+    for (unsigned i = 0; i < clscan__source_count(); i++)
         for (int how = 0; how < 3; how++) {
-            snprintf(dir, sizeof dir, "%s/kernels-missing-%d-%d", tmp_root, i, how);
+            snprintf(dir, sizeof dir, "%s/kernels-missing-%u-%d", tmp_root, i, how);
             copy_sources(dir);
-            source_path(dir, i, file, sizeof file);
+            source_path(dir, clscan__source_path(i), file, sizeof file);
             assert_int_equal(unlink(file), 0);
             if (how == 1)
                 fclose(fopen(file, "w"));
@@ -520,7 +526,7 @@ static void cut_last_kernel(const char *path)
 }
 
 typedef struct source_damage {
-    clscan__source_id file;
+    const char *file;
     const char *what;
     void (*apply)(const char *path);
     kernel_op fails, works;          /* an operation built from the file, and one that is not (or none) */
@@ -532,13 +538,13 @@ static void test_kernel_files_damaged(void **state)
 {
     (void)state;
     const source_damage damages[] = {
-        {CLSCAN__SRC_SCAN, "cut in half", cut_half, OP_SCAN, OP_COMPACT, CLSCAN_BUILD_FAILED, "build log"},
-        {CLSCAN__SRC_SORT, "a syntax error", append_garbage, OP_SORT, OP_SCAN, CLSCAN_BUILD_FAILED, "build log"},
-        {CLSCAN__SRC_COMPACT, "binary bytes", binary_inside, OP_COMPACT, OP_SCAN, CLSCAN_BUILD_FAILED, "build log"},
-        {CLSCAN__SRC_SORT, "its last kernel cut", cut_last_kernel, OP_SORT, OP_SCAN, CLSCAN_OPENCL_ERROR,
+        {"engine/scan.cl", "cut in half", cut_half, OP_SCAN, OP_COMPACT, CLSCAN_BUILD_FAILED, "build log"},
+        {"prims/sort.cl", "a syntax error", append_garbage, OP_SORT, OP_SCAN, CLSCAN_BUILD_FAILED, "build log"},
+        {"prims/compact.cl", "binary bytes", binary_inside, OP_COMPACT, OP_SCAN, CLSCAN_BUILD_FAILED, "build log"},
+        {"prims/sort.cl", "its last kernel cut", cut_last_kernel, OP_SORT, OP_SCAN, CLSCAN_OPENCL_ERROR,
          "CL_INVALID_KERNEL_NAME"},
-        {CLSCAN__SRC_WORKGROUP, "cut in half", cut_half, OP_COMPACT, OP_NONE, CLSCAN_BUILD_FAILED, "build log"},
-        {CLSCAN__SRC_TYPES, "a syntax error", append_garbage, OP_SCAN, OP_NONE, CLSCAN_BUILD_FAILED, "build log"},
+        {"core/workgroup.clh", "cut in half", cut_half, OP_COMPACT, OP_NONE, CLSCAN_BUILD_FAILED, "build log"},
+        {"core/types.clh", "a syntax error", append_garbage, OP_SCAN, OP_NONE, CLSCAN_BUILD_FAILED, "build log"},
     };
     setenv("CLSCAN_CACHE", "0", 1);
     for (size_t i = 0; i < sizeof damages / sizeof damages[0]; i++) {
@@ -548,7 +554,7 @@ static void test_kernel_files_damaged(void **state)
         copy_sources(dir);
         source_path(dir, d->file, file, sizeof file);
         d->apply(file);
-        printf("  %s: %s\n", clscan__source_file_name(d->file), d->what);
+        printf("  %s: %s\n", d->file, d->what);
         setenv("CLSCAN_KERNEL_DIR", dir, 1);
         clscan_context *ctx = NULL;
         assert_int_equal(clscan_context_create(&ctx, NULL), CLSCAN_SUCCESS);

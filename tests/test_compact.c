@@ -5,7 +5,7 @@
  * does not pick, the portable sub-group path and 32-bit status words, the single-pass look-back forced
  * onto its fallback, the three-launch path of the other strategies, and bad arguments.
  * $CLSCAN_TEST_SEED replays. */
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -96,7 +96,7 @@ static int compact_one(size_t n, clscan_type type, enum density d, unsigned char
 
 static void compact_sizes(clscan_type type)
 {
-    clscan__tuning t = clscan__context_compact_tuning(ctx, type);
+    clscan__tuning t = clscan__compact_tile(ctx, type);
     size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items;
     const size_t sizes[] = {0, 1, 2, 3, wg - 1, wg + 1, tile - 1, tile, tile + 1, 3 * tile - 1, 3 * tile + 1,
                             10007, ref_quick() ? 20011 : (1u << 20) + 123, 1 + ref_next(&rng) % 200000};
@@ -135,28 +135,28 @@ TYPE_TEST(DOUBLE)
 static void test_compact_other_paths(void **state)
 {
     (void)state;
-    int stream = clscan__context_tuning(ctx, CLSCAN_INT32).stream;
-    clscan__set_items_mode(ctx, stream ? 1 : 2);
+    int stream = clscan__scan_tile(ctx, CLSCAN_INT32).stream;
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
     if (stream)
-        clscan__set_tuning(ctx, 64, 16);   /* 16 items: the vector flag loads too */
+        test_set_tile(ctx, 64, 16);   /* 16 items: the vector flag loads too */
     compact_sizes(CLSCAN_INT32);
-    clscan__set_force_fallback(ctx, 1);   /* this shape's look-back fallback too */
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);   /* this shape's look-back fallback too */
     if (clscan__device_supports_type(&ctx->info, CLSCAN_INT64))
         compact_sizes(CLSCAN_INT64);
-    clscan__set_force_fallback(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
     /* Runs of 64 items held in registers: two flag mask words a work-item. */
-    clscan__set_items_mode(ctx, 1);
-    clscan__set_tuning(ctx, 32, 64);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 1);
+    test_set_tile(ctx, 32, 64);
     compact_sizes(CLSCAN_UINT32);
-    clscan__set_tuning(ctx, 0, 0);
-    clscan__set_items_mode(ctx, 0);
+    test_set_tile(ctx, 0, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
     /* The single-pass launch size the policy does not pick: a group a compute unit, or a tile. */
-    clscan__set_sp_groups(ctx, clscan__policy_sp_groups_per_cu(&ctx->info) ? -1 : 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, clscan__table_sp_groups_per_cu(&ctx->info) ? -1 : 1);
     compact_sizes(CLSCAN_INT32);
-    clscan__set_sp_groups(ctx, 0);
-    clscan__set_portable(ctx, 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);
     compact_sizes(CLSCAN_FLOAT);
-    clscan__set_portable(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 0);
 }
 
 /* Every look-back of the single pass meets its nearest tile unpublished and counts that tile's flags
@@ -165,20 +165,20 @@ static void test_compact_other_paths(void **state)
 static void test_compact_fallback_and_three_launches(void **state)
 {
     (void)state;
-    cl_uint before = 0, after = 0;
-    assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
-    clscan__set_force_fallback(ctx, 1);
+    unsigned long before = 0, after = 0;
+    assert_int_equal(clscan_tuning_fallbacks(ctx, &before), CLSCAN_SUCCESS);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
     compact_sizes(CLSCAN_INT32);
-    clscan__set_force_fallback(ctx, 0);
-    assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
-    print_message("[ fallback ] %u look-back fallbacks\n", after - before);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
+    assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
+    print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
     assert_true(after > before);
     const clscan_strategy others[] = {CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_STRATEGY_REDUCE_THEN_SCAN};
     for (int i = 0; i < 2; i++) {
         assert_int_equal(clscan_set_algorithm(ctx, others[i], CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
-        assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
+        assert_int_equal(clscan_tuning_fallbacks(ctx, &before), CLSCAN_SUCCESS);
         compact_sizes(i == 0 || !clscan__device_supports_type(&ctx->info, CLSCAN_UINT64) ? CLSCAN_UINT32 : CLSCAN_UINT64);
-        assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
+        assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
         assert_int_equal(after, before);   /* nothing looked back */
     }
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);

@@ -1,7 +1,7 @@
 /* Contexts: every device-spec form picks the device clscan-info numbers that way, $CLSCAN_DEVICE is
  * honoured, and an application's own queue (in-order or out-of-order) is used, retained and released. */
 #define _POSIX_C_SOURCE 200809L
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <setjmp.h>
 #include <stdarg.h>

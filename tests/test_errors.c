@@ -1,6 +1,6 @@
 /* Bad input for every public function: the right status, a message in last_error, the buffers
  * untouched (input keeps its data, output keeps its poison) and the context still working. */
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <setjmp.h>
 #include <stdarg.h>

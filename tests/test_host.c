@@ -1,7 +1,7 @@
 /* Host-only logic, no OpenCL device touched: status and version strings, type sizes, the device-spec
  * grammar and its matching, the generated defines, cache keys, the policy and block-sum levels, and
  * the launch geometry of every primitive for n up to 2^40 (nothing allocated, nothing launched). */
-#include "internal.h"
+#include "prims/prims.h"
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -123,7 +123,8 @@ static void test_spec_matching(void **state)
 static void test_defines_and_keys(void **state)
 {
     (void)state;
-    clscan__config cfg = {CLSCAN_UINT64, CLSCAN_MIN, CLSCAN_WG_BLELLOCH, 128, 4, 0, CLSCAN__SG_NONE, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    clscan__config cfg = {.program = CLSCAN__PROGRAM_SCAN, .type = CLSCAN_UINT64, .op = CLSCAN_MIN,
+                          .wg = CLSCAN_WG_BLELLOCH, .wg_size = 128, .items = 4, .sg = CLSCAN__SG_NONE, .atomics64 = 1};
     char buf[1024];
     clscan__write_defines(&cfg, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define CLSCAN_TYPE_UINT64\n"));
@@ -137,41 +138,38 @@ static void test_defines_and_keys(void **state)
     assert_null(strstr(buf, "SP_FORCE_FALLBACK"));
     assert_null(strstr(buf, "CLSCAN_ITEMS_STREAM"));
     assert_null(strstr(buf, "CLSCAN_VEC4"));
-    assert_null(strstr(buf, "SAT_BAND"));
-    assert_null(strstr(buf, "SP_WORDS_ONLY"));
     assert_null(strstr(buf, "SP_VOLATILE_READS"));
-    clscan__config cfg2 = {CLSCAN_FLOAT, CLSCAN_ADD, CLSCAN_WG_SUBGROUP, 256, 8, 1, CLSCAN__SG_NVIDIA_PTX, 1, 1, 1, 1, 8, 0, 0, 0, 0, 1, 32, 1, 0, 0};
+    clscan__config cfg2 = {.program = CLSCAN__PROGRAM_SAT, .type = CLSCAN_FLOAT, .op = CLSCAN_ADD,
+                           .wg = CLSCAN_WG_SUBGROUP, .wg_size = 256, .items = 8, .stream = 1,
+                           .sg = CLSCAN__SG_NVIDIA_PTX, .vec_io = 1, .vec4 = 1, .atomics64 = 1, .force_fallback = 1,
+                           .volatile_reads = 1};
     clscan__write_defines(&cfg2, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define WG_ALGO_SUBGROUP\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_SG_NVIDIA_PTX\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_VEC_IO\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_ITEMS_STREAM\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_VEC4\n"));
-    assert_non_null(strstr(buf, "#define CLSCAN_PAYLOAD_BYTES 8\n"));
-    assert_non_null(strstr(buf, "#define SP_WORDS_ONLY\n#define SAT_BAND 32\n#define SP_VOLATILE_READS\n"));
-    assert_null(strstr(buf, "SORT_KEY"));
     assert_non_null(strstr(buf, "#define SP_FORCE_FALLBACK\n"));
-    assert_null(strstr(buf, "SAT_WIDE"));
-    cfg2.sat_wide = 1;                         /* an image past 2^32 elements: 64-bit offsets */
-    clscan__write_defines(&cfg2, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define SAT_BAND 32\n#define SAT_WIDE\n"));
-    assert_null(strstr(buf, "SAT_CARRY_ROWS"));
-    cfg2.sat_band = 16, cfg2.sat_carry_rows = 32;   /* a table pass in tiles of half a band */
-    clscan__write_defines(&cfg2, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define SAT_BAND 16\n#define SAT_CARRY_ROWS 32\n#define SAT_WIDE\n"));
+    assert_non_null(strstr(buf, "#define SP_VOLATILE_READS\n"));
     cfg2.atomics64 = 0;                        /* no 64-bit atomics: 32-bit status words */
     clscan__write_defines(&cfg2, buf, sizeof buf);
     assert_null(strstr(buf, "SP_ATOMIC64"));
-    /* A sort program: key width and kind, values, digit bits, count width. */
-    clscan__config cfg3 = {CLSCAN_UINT64, CLSCAN_ADD, CLSCAN_WG_HILLIS_STEELE, 256, 16, 0, CLSCAN__SG_NONE, 0, 0, 0, 0, 0,
-                           1 + CLSCAN_DOUBLE, 4, 8, 1, 0, 0, 0, 0, 0};
-    clscan__write_defines(&cfg3, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define SORT_KEY_BYTES 8\n#define SORT_KEY_FLOAT\n#define SORT_VALUE_BYTES 4\n"
-                                "#define RADIX_BITS 8\n#define SORT_HIST64\n"));
-    cfg3.sort_key = 1 + CLSCAN_INT32, cfg3.hist64 = 0;
-    clscan__write_defines(&cfg3, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define SORT_KEY_BYTES 4\n#define SORT_KEY_SIGNED\n"));
-    assert_null(strstr(buf, "SORT_HIST64"));
+    /* A primitive's own lines, in the order it writes them, after the tile's. */
+    clscan__config_define_uint(&cfg2, "SAT_BAND", 32);
+    clscan__config_define(&cfg2, "SAT_WIDE", NULL);
+    clscan__write_defines(&cfg2, buf, sizeof buf);
+    assert_non_null(strstr(buf, "#define ITEMS 8\n#define SAT_BAND 32\n#define SAT_WIDE\n"));
+    /* The registry: every program starts with the core files, each kernel has its index. */
+    const char *files[CLSCAN__MAX_FILES + 1];
+    for (int id = 0; id < CLSCAN__PROGRAM_COUNT; id++) {
+        clscan__program_files((clscan__program_id)id, files);
+        assert_string_equal(files[0], "core/types.clh");
+        const char *const *kernels = clscan__program_kernels((clscan__program_id)id);
+        for (int k = 0; kernels[k]; k++)
+            assert_int_equal(clscan__kernel_index((clscan__program_id)id, kernels[k]), k);
+        assert_int_equal(clscan__kernel_index((clscan__program_id)id, "no_such_kernel"), -1);
+    }
+    assert_true(clscan__source_count() >= 9 && clscan__source_count() <= CLSCAN__MAX_FILES);
 
     clscan__device_info dev;
     memset(&dev, 0, sizeof dev);
@@ -204,38 +202,34 @@ static void test_policy(void **state)
     gpu.type = CL_DEVICE_TYPE_GPU;
     snprintf(gpu.vendor, sizeof gpu.vendor, "NVIDIA Corporation");
     cpu.type = CL_DEVICE_TYPE_CPU;
-    clscan__tuning t4 = clscan__policy_tuning(&gpu, CLSCAN_INT32), t8 = clscan__policy_tuning(&gpu, CLSCAN_DOUBLE);
+    clscan__tuning t4 = clscan__table_scan_tile(&gpu, CLSCAN_INT32), t8 = clscan__table_scan_tile(&gpu, CLSCAN_DOUBLE);
     assert_true(t4.wg_size >= 32 && (t4.wg_size & (t4.wg_size - 1)) == 0);
     assert_true(t4.items > 1);                   /* several elements per work-item */
     assert_int_equal((size_t)t8.items * t8.wg_size * 2, (size_t)t4.items * t4.wg_size);   /* same tile bytes */
-    assert_true(clscan__policy_tuning(&cpu, CLSCAN_FLOAT).items > 1);
+    assert_true(clscan__table_scan_tile(&cpu, CLSCAN_FLOAT).items > 1);
     assert_false(t4.stream);                     /* GPUs hold items in registers; CPUs stream them */
-    assert_true(clscan__policy_tuning(&cpu, CLSCAN_FLOAT).stream);
+    assert_true(clscan__table_scan_tile(&cpu, CLSCAN_FLOAT).stream);
     /* Compaction: the scans' tile on GPUs, its own on CPUs, in the same item mode. */
-    clscan__tuning c4 = clscan__policy_compact_tuning(&gpu, CLSCAN_INT32);
+    clscan__tuning c4 = clscan__table_compact_tile(&gpu, CLSCAN_INT32);
     assert_true(c4.wg_size == t4.wg_size && c4.items == t4.items && c4.stream == t4.stream);
-    clscan__tuning cc = clscan__policy_compact_tuning(&cpu, CLSCAN_INT32), sc = clscan__policy_tuning(&cpu, CLSCAN_INT32);
+    clscan__tuning cc = clscan__table_compact_tile(&cpu, CLSCAN_INT32), sc = clscan__table_scan_tile(&cpu, CLSCAN_INT32);
     assert_true(cc.wg_size * cc.items > 1 && cc.stream == sc.stream);
-    for (int s = CLSCAN_STRATEGY_AUTO; s <= CLSCAN_STRATEGY_SINGLE_PASS; s++)
-        for (int w = CLSCAN_WG_AUTO; w <= CLSCAN_WG_SUBGROUP; w++)
-            assert_true(clscan__algorithm_implemented((clscan_strategy)s, (clscan_wg_algorithm)w));
-    assert_false(clscan__algorithm_implemented((clscan_strategy)(CLSCAN_STRATEGY_SINGLE_PASS + 1), CLSCAN_WG_AUTO));
     for (size_t n = 1; n < ((size_t)1 << 40); n *= 7) {
-        assert_int_not_equal(clscan__policy_strategy(&gpu, CLSCAN_INT32, n), CLSCAN_STRATEGY_AUTO);
-        assert_int_not_equal(clscan__policy_strategy(&cpu, CLSCAN_DOUBLE, n), CLSCAN_STRATEGY_AUTO);
+        assert_int_not_equal(clscan__table_strategy(&gpu, CLSCAN_INT32, n), CLSCAN_STRATEGY_AUTO);
+        assert_int_not_equal(clscan__table_strategy(&cpu, CLSCAN_DOUBLE, n), CLSCAN_STRATEGY_AUTO);
     }
     /* Sub-group scans only where the device shuffles in hardware. */
-    assert_int_equal(clscan__policy_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_HILLIS_STEELE);
+    assert_int_equal(clscan__table_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_HILLIS_STEELE);
     gpu.subgroups = CLSCAN__SG_NVIDIA_PTX;
-    assert_int_equal(clscan__policy_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_SUBGROUP);
+    assert_int_equal(clscan__table_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_SUBGROUP);
     /* A row for a device name: the H100's one-band table tasks, not the H200's; the rest as its vendor's. */
     snprintf(gpu.name, sizeof gpu.name, "NVIDIA H100 80GB HBM3");
-    clscan__tuning h100 = clscan__policy_tuning(&gpu, CLSCAN_INT32);
-    assert_true(clscan__policy_sat_split(&gpu) > 0);
+    clscan__tuning h100 = clscan__table_scan_tile(&gpu, CLSCAN_INT32);
+    assert_true(clscan__table_sat_split(&gpu) > 0);
     assert_true(h100.wg_size == t4.wg_size && h100.items == t4.items);
     snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
-    assert_int_equal(clscan__policy_sat_split(&gpu), 0);
-    assert_int_equal(clscan__policy_sat_split(&cpu), 0);
+    assert_int_equal(clscan__table_sat_split(&gpu), 0);
+    assert_int_equal(clscan__table_sat_split(&cpu), 0);
 }
 
 /* Which sub-group mechanism a device gets: PTX on NVIDIA GPUs, the local-memory path everywhere else
@@ -246,18 +240,18 @@ static void test_subgroup_pick(void **state)
     (void)state;
     const char *both = "cl_khr_fp64 cl_khr_subgroups cl_intel_subgroups_short cl_intel_subgroups";
     const cl_device_type cpu = CL_DEVICE_TYPE_CPU, gpu = CL_DEVICE_TYPE_GPU;
-    assert_int_equal(clscan__pick_subgroups(both, cpu, 0, NULL), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups(both, gpu, 0, NULL), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups("cl_khr_fp64", gpu, 1, NULL), CLSCAN__SG_NVIDIA_PTX);
-    assert_int_equal(clscan__pick_subgroups("", gpu | CL_DEVICE_TYPE_DEFAULT, 1, NULL), CLSCAN__SG_NVIDIA_PTX);
-    assert_int_equal(clscan__pick_subgroups("", CL_DEVICE_TYPE_ACCELERATOR, 1, NULL), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups(both, gpu, 0, "khr"), CLSCAN__SG_KHR);
-    assert_int_equal(clscan__pick_subgroups(both, cpu, 0, "intel"), CLSCAN__SG_INTEL);
-    assert_int_equal(clscan__pick_subgroups("cl_khr_subgroups_extended", gpu, 0, "khr"), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups("cl_intel_subgroups_short", gpu, 0, "intel"), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups("", gpu, 1, "none"), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups("", gpu, 0, "ptx"), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups("", gpu, 1, "bogus"), CLSCAN__SG_NVIDIA_PTX);
+    assert_int_equal(clscan__pick_subgroups(both, cpu, 0, CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(both, gpu, 0, CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups("cl_khr_fp64", gpu, 1, CLSCAN_SG_DEVICE), CLSCAN__SG_NVIDIA_PTX);
+    assert_int_equal(clscan__pick_subgroups("", gpu | CL_DEVICE_TYPE_DEFAULT, 1, CLSCAN_SG_DEVICE), CLSCAN__SG_NVIDIA_PTX);
+    assert_int_equal(clscan__pick_subgroups("", CL_DEVICE_TYPE_ACCELERATOR, 1, CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(both, gpu, 0, CLSCAN_SG_KHR), CLSCAN__SG_KHR);
+    assert_int_equal(clscan__pick_subgroups(both, cpu, 0, CLSCAN_SG_INTEL), CLSCAN__SG_INTEL);
+    assert_int_equal(clscan__pick_subgroups("cl_khr_subgroups_extended", gpu, 0, CLSCAN_SG_KHR), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups("cl_intel_subgroups_short", gpu, 0, CLSCAN_SG_INTEL), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups("", gpu, 1, CLSCAN_SG_NONE), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups("", gpu, 0, CLSCAN_SG_PTX), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups("", gpu, 1, 99), CLSCAN__SG_NVIDIA_PTX);
     clscan__config cfg;
     memset(&cfg, 0, sizeof cfg);
     for (int sg = CLSCAN__SG_NONE; sg <= CLSCAN__SG_NVIDIA_PTX; sg++) {

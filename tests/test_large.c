@@ -7,7 +7,7 @@
  * small: on PoCL in CI the program ends at once. CLSCAN_LARGE_SMOKE=1 runs every case on any device
  * with 2^20 in place of 2^31 (the test's own logic, not large n). */
 #define _POSIX_C_SOURCE 200809L
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <inttypes.h>
 #include <setjmp.h>

@@ -5,7 +5,7 @@
  * the ranks agree on the verdict before asserting, so that they leave each test together.
  * Rank 0's seed is broadcast; $CLSCAN_TEST_SEED replays. */
 #include "clscan/clscan_mpi.h"
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,7 +31,7 @@ static int all_ranks(int ok)
  * sits somewhere, first and last included, over the shifts a test runs. */
 static size_t slice_len(clscan_type type, int r, int shift)
 {
-    clscan__tuning t = clscan__context_tuning(ctx, type);
+    clscan__tuning t = clscan__scan_tile(ctx, type);
     size_t tile = (size_t)t.wg_size * t.items;
     const size_t pattern[6] = {0, 1, tile - 1, tile, tile + 1, 3 * tile + 7 + (ref_quick() ? 0 : 20000)};
     return pattern[(size_t)(r + shift) % 6];

@@ -2,7 +2,7 @@
  * poisoned first and checked whole. A result that is right once and wrong later is a race between
  * work-groups (look-back, status words, tile counter, epochs). Integers must match exactly every time.
  * $CLSCAN_RACE_RUNS sets the runs per case (default 1000 on a GPU, 200 elsewhere). */
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,7 +78,7 @@ static void race_sizes(clscan_wg_algorithm wg)
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         if (!clscan__device_supports_type(&ctx->info, types[i]))
             continue;
-        clscan__tuning t = clscan__context_tuning(ctx, types[i]);
+        clscan__tuning t = clscan__scan_tile(ctx, types[i]);
         size_t tile = (size_t)t.wg_size * t.items;
         bad += race(big, types[i], 0, 0);
         bad += race(big, types[i], 1, 1);
@@ -98,9 +98,9 @@ static void test_single_pass_races(void **state)
 static void test_fallback_races(void **state)
 {
     (void)state;
-    clscan__set_force_fallback(ctx, 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
     race_sizes(CLSCAN_WG_HILLIS_STEELE);
-    clscan__set_force_fallback(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
 }
 
 int main(void)

@@ -2,7 +2,7 @@
  * the tiling in force (work-group, tile, 3 tiles, several passes of partials), in the paths AUTO takes
  * and in the portable and other-item-mode paths; the input must stay untouched and *result is
  * poisoned first. Bad arguments leave *result and the context as they were. $CLSCAN_TEST_SEED replays. */
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -56,7 +56,7 @@ static int reduce_one(size_t n, clscan_type type, clscan_op op, void *in, void *
  * for the operators from first to last. */
 static void reduce_sizes(clscan_type type, clscan_op first, clscan_op last)
 {
-    clscan__tuning t = clscan__context_tuning(ctx, type);
+    clscan__tuning t = clscan__scan_tile(ctx, type);
     size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items;
     size_t groups = (size_t)ctx->info.compute_units * 8;   /* reduce.c's cap on the first pass */
     const size_t sizes[] = {0, 1, 2, 3, 31, 33, wg - 1, wg, wg + 1, tile - 1, tile, tile + 1, 3 * tile - 1,
@@ -85,18 +85,18 @@ static void all_paths(clscan_type type)
 {
     reduce_sizes(type, CLSCAN_ADD, CLSCAN_MAX);
     if (type != CLSCAN_FLOAT && type != CLSCAN_DOUBLE) {   /* integers take tiles as they go; floats stride */
-        clscan__set_reduce_strided(ctx, 1);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_REDUCE_STRIDED, 1);
         reduce_sizes(type, CLSCAN_ADD, CLSCAN_MAX);
-        clscan__set_reduce_strided(ctx, 0);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_REDUCE_STRIDED, 0);
     }
-    clscan__set_portable(ctx, 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);
     reduce_sizes(type, CLSCAN_ADD, CLSCAN_ADD);
-    clscan__set_portable(ctx, 0);
-    clscan__set_items_mode(ctx, clscan__context_tuning(ctx, type).stream ? 1 : 2);
-    clscan__set_tuning(ctx, 8, 2);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, clscan__scan_tile(ctx, type).stream ? 1 : 2);
+    test_set_tile(ctx, 8, 2);
     reduce_sizes(type, CLSCAN_ADD, CLSCAN_ADD);
-    clscan__set_tuning(ctx, 0, 0);
-    clscan__set_items_mode(ctx, 0);
+    test_set_tile(ctx, 0, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
 }
 
 #define TYPE_TEST(T)                                                                                    \
@@ -118,7 +118,7 @@ TYPE_TEST(DOUBLE)
 static void test_reduce_float_repeatable(void **state)
 {
     (void)state;
-    clscan__tuning t = clscan__context_tuning(ctx, CLSCAN_FLOAT);
+    clscan__tuning t = clscan__scan_tile(ctx, CLSCAN_FLOAT);
     const size_t n = (size_t)ctx->info.compute_units * 8 * t.wg_size * t.items * 3 + 77;
     float *in = malloc(n * sizeof *in);
     assert_non_null(in);

@@ -4,7 +4,7 @@
  * work-group, tile and band, in place and not; the other item mode; the path the policy does not pick
  * (single-pass bands or a work-item a band), the CPU shape with short bands, the three passes' segments
  * of bands forced, the forced look-back fallback of both; bad arguments. $CLSCAN_TEST_SEED replays. */
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <float.h>
 #include <math.h>
@@ -101,7 +101,7 @@ static int sat_one(size_t w, size_t h, clscan_type t, int in_place)
 
 static void sat_shapes(clscan_type t)
 {
-    clscan__tuning tu = clscan__context_tuning(ctx, t);
+    clscan__tuning tu = clscan__scan_tile(ctx, t);
     size_t wg = tu.wg_size, tile = (size_t)tu.wg_size * tu.items;
     const size_t shapes[][2] = {{1, 1}, {1, 5000}, {5000, 1}, {tile + 1, 1}, {1, tile + 1}, {2, 2}, {37, 53},
                                 {wg - 1, 3}, {wg + 1, 7}, {tile - 1, 3}, {tile + 1, 3}, {3, 1000}, {333, 444},
@@ -133,14 +133,14 @@ TYPE_TEST(DOUBLE)
 static void test_sat_other_items_mode(void **state)
 {
     (void)state;
-    int stream = clscan__context_tuning(ctx, CLSCAN_INT32).stream;
-    clscan__set_items_mode(ctx, stream ? 1 : 2);
+    int stream = clscan__scan_tile(ctx, CLSCAN_INT32).stream;
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
     if (stream)
-        clscan__set_tuning(ctx, 64, 8);
+        test_set_tile(ctx, 64, 8);
     sat_shapes(CLSCAN_INT32);
     sat_shapes(CLSCAN_FLOAT);
-    clscan__set_tuning(ctx, 0, 0);
-    clscan__set_items_mode(ctx, 0);
+    test_set_tile(ctx, 0, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
 }
 
 /* The CPU shape (a work-item a band) with bands of 2, 3 and 32 rows for every type, so that the
@@ -152,10 +152,10 @@ static void test_sat_cpu_shape_bands(void **state)
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         for (int t = CLSCAN_INT32; t <= CLSCAN_DOUBLE; t++)
             if (clscan__device_supports_type(&ctx->info, (clscan_type)t)) {
-                clscan__set_sat_band(ctx, -rows[i]);
+                clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, -rows[i]);
                 sat_shapes((clscan_type)t);
             }
-    clscan__set_sat_band(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, 0);
 }
 
 /* The CPU shape again and again on one input (bands of its own height and of 3 rows, in place every
@@ -166,11 +166,11 @@ static void test_sat_cpu_shape_repeated(void **state)
     const int bands[] = {-1, -3};
     int failures = 0;
     for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++) {
-        clscan__set_sat_band(ctx, bands[b]);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, bands[b]);
         for (int run = 0; run < 50; run++)
             failures += !sat_one(61, 300, CLSCAN_INT32, run & 1);
     }
-    clscan__set_sat_band(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, 0);
     assert_int_equal(failures, 0);
 }
 
@@ -178,18 +178,18 @@ static void test_sat_cpu_shape_repeated(void **state)
  * and in the CPU shape, each checked by the fallback counter, which must move. */
 static void forced_fallback(int band)
 {
-    cl_uint before = 0, after = 0;
-    assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
-    clscan__set_sat_band(ctx, band);
-    clscan__set_sat_path(ctx, CLSCAN__SAT_SINGLE_PASS);   /* three passes never look back */
-    clscan__set_force_fallback(ctx, 1);
+    unsigned long before = 0, after = 0;
+    assert_int_equal(clscan_tuning_fallbacks(ctx, &before), CLSCAN_SUCCESS);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, band);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_PATH, 1);   /* three passes never look back */
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
     sat_shapes(CLSCAN_UINT32);
     sat_shapes(CLSCAN_FLOAT);
-    clscan__set_force_fallback(ctx, 0);
-    clscan__set_sat_path(ctx, CLSCAN__SAT_POLICY);
-    clscan__set_sat_band(ctx, 0);
-    assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
-    print_message("[ fallback ] sat band %d: %u fallbacks\n", band, after - before);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_PATH, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, 0);
+    assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
+    print_message("[ fallback ] sat band %d: %lu fallbacks\n", band, after - before);
     assert_true(after > before);
 }
 
@@ -199,31 +199,31 @@ static void forced_fallback(int band)
  * row of its band's carries); both again with the 64-bit element offsets. */
 static void gpu_paths(clscan_type a, clscan_type b)
 {
-    for (int path = CLSCAN__SAT_SINGLE_PASS; path <= CLSCAN__SAT_THREE_PASS; path++) {
-        clscan__set_sat_path(ctx, path);
+    for (int path = 1; path <= 2; path++) {
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_PATH, path);
         sat_shapes(a);
         sat_shapes(b);
     }
     const int segments[] = {1, 3};
     for (size_t i = 0; i < sizeof segments / sizeof segments[0]; i++) {
-        clscan__set_sat_segment(ctx, segments[i]);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_SEGMENT, segments[i]);
         sat_shapes(b);
     }
-    clscan__set_sat_segment(ctx, 0);
-    clscan__set_sat_path(ctx, CLSCAN__SAT_THREE_PASS);
-    clscan__set_sat_separate(ctx, 1);   /* the middle work in two launches, as for many chunk totals */
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_SEGMENT, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_PATH, 2);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_SEPARATE, 1);   /* the middle work in two launches, as for many chunk totals */
     sat_shapes(b);
-    clscan__set_sat_separate(ctx, 0);
-    clscan__set_sat_tile(ctx, 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_SEPARATE, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_TILE, 1);
     sat_shapes(a);
-    clscan__set_sat_tile(ctx, 0);
-    clscan__set_sat_wide(ctx, 1);   /* the 64-bit offsets of images past 2^32 elements */
-    for (int path = CLSCAN__SAT_SINGLE_PASS; path <= CLSCAN__SAT_THREE_PASS; path++) {
-        clscan__set_sat_path(ctx, path);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_TILE, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_WIDE, 1);   /* the 64-bit offsets of images past 2^32 elements */
+    for (int path = 1; path <= 2; path++) {
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_PATH, path);
         sat_shapes(a);
     }
-    clscan__set_sat_wide(ctx, 0);
-    clscan__set_sat_path(ctx, CLSCAN__SAT_POLICY);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_WIDE, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_PATH, 0);
 }
 
 /* The paths the policy does not pick: the GPU bands on CPUs (every band height, on a GPU-sized
@@ -232,30 +232,30 @@ static void gpu_paths(clscan_type a, clscan_type b)
 static void test_sat_other_path(void **state)
 {
     (void)state;
-    const int cpu = clscan__context_sat_band(ctx, clscan__context_tuning(ctx, CLSCAN_INT32), 4) == 0;
+    const int cpu = clscan__sat_band(ctx, clscan__scan_tile(ctx, CLSCAN_INT32), 4) == 0;
     if (cpu) {
         const int bands[] = {1, 4, 32};
-        clscan__set_tuning(ctx, 64, 8);
+        test_set_tile(ctx, 64, 8);
         for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++) {
-            clscan__set_sat_band(ctx, bands[b]);
+            clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, bands[b]);
             gpu_paths(CLSCAN_INT32, CLSCAN_DOUBLE);
         }
-        clscan__set_tuning(ctx, 0, 0);
-        clscan__set_sat_band(ctx, 8);   /* the CPU's own work-group size for 4-byte types (16 for 8-byte ones) */
+        test_set_tile(ctx, 0, 0);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, 8);   /* the CPU's own work-group size for 4-byte types (16 for 8-byte ones) */
         gpu_paths(CLSCAN_FLOAT, CLSCAN_UINT64);
     } else {
         gpu_paths(CLSCAN_INT32, CLSCAN_FLOAT);
-        clscan__set_sat_band(ctx, -1);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, -1);
         sat_shapes(CLSCAN_INT32);
         sat_shapes(CLSCAN_FLOAT);
     }
-    clscan__set_sat_band(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, 0);
     forced_fallback(cpu ? 8 : 0);
     forced_fallback(-3);
-    clscan__set_portable(ctx, 1);   /* status words read by atomics where the policy reads them volatile */
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);   /* status words read by atomics where the policy reads them volatile */
     sat_shapes(CLSCAN_INT32);
     sat_shapes(CLSCAN_FLOAT);
-    clscan__set_portable(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 0);
 }
 
 static void test_sat_bad_arguments(void **state)

@@ -5,7 +5,7 @@
  * every look-back forced onto its fallback, and the item mode (registers or streamed) the policy
  * does not pick for the device. Outputs are poisoned before each run.
  * $CLSCAN_TEST_SEED replays a run. */
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,7 +39,7 @@ static size_t size_cap = SIZE_MAX;
 /* The boundary sizes for this type's tiling, plus fixed and random ones. */
 static size_t test_sizes(clscan_type type, size_t *sizes, size_t cap)
 {
-    clscan__tuning t = clscan__context_tuning(ctx, type);
+    clscan__tuning t = clscan__scan_tile(ctx, type);
     size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items, k = 0;
     const size_t fixed[] = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 10007, (1u << 20) + 123};
     /* tile^2 needs two block-sum levels, tested where it is small enough (above 2^21 a size of 2^21
@@ -134,22 +134,22 @@ SCAN_TESTS(AUTO, AUTO)
  * tile loads these are not what AUTO runs, so they get their own pass. */
 static void portable_pass(clscan_type type)
 {
-    clscan__set_portable(ctx, 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);
     scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_SUBGROUP);
-    clscan__set_portable(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 0);
 }
 
 /* Single-pass with the fallback forced: every look-back that meets a tile without its inclusive
  * prefix reduces that tile from the input. The fallback counter shows the path really ran. */
 static void forced_fallback_pass(clscan_type type)
 {
-    cl_uint before = 0, after = 0;
-    assert_int_equal(clscan__fallback_count(ctx, &before), CLSCAN_SUCCESS);
-    clscan__set_force_fallback(ctx, 1);
+    unsigned long before = 0, after = 0;
+    assert_int_equal(clscan_tuning_fallbacks(ctx, &before), CLSCAN_SUCCESS);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
     scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
-    clscan__set_force_fallback(ctx, 0);
-    assert_int_equal(clscan__fallback_count(ctx, &after), CLSCAN_SUCCESS);
-    print_message("[ fallback ] %u look-back fallbacks\n", after - before);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
+    assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
+    print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
     assert_true(after > before);
 }
 
@@ -157,14 +157,14 @@ static void forced_fallback_pass(clscan_type type)
  * with a GPU-shaped tile), through every kernel that reads or writes tiles. */
 static void other_items_mode_pass(clscan_type type)
 {
-    int stream = clscan__context_tuning(ctx, type).stream;
-    clscan__set_items_mode(ctx, stream ? 1 : 2);
+    int stream = clscan__scan_tile(ctx, type).stream;
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
     if (stream)   /* tiles of 512 on a CPU: up to two block-sum levels (512^2 + 1) is enough, and far quicker */
-        clscan__set_tuning(ctx, 64, 8), size_cap = 512 * 512 + 1;
+        test_set_tile(ctx, 64, 8), size_cap = 512 * 512 + 1;
     scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
     scan_matrix(type, CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_AUTO);
-    clscan__set_tuning(ctx, 0, 0);
-    clscan__set_items_mode(ctx, 0);
+    test_set_tile(ctx, 0, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
     size_cap = SIZE_MAX;
 }
 
@@ -172,9 +172,9 @@ static void other_items_mode_pass(clscan_type type)
  * each taking tile after tile, or (where the policy keeps groups) a group a tile. */
 static void other_groups_pass(clscan_type type)
 {
-    clscan__set_sp_groups(ctx, clscan__policy_sp_groups_per_cu(&ctx->info) ? -1 : 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, clscan__table_sp_groups_per_cu(&ctx->info) ? -1 : 1);
     scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
-    clscan__set_sp_groups(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 0);
 }
 
 /* test_<T>_<X> runs X_pass for type T where the device holds it. */
@@ -198,7 +198,7 @@ PER_TYPES(other_groups)
 static void test_misc_deep_recursion(void **state)
 {
     (void)state;
-    clscan__set_tuning(ctx, 8, 2);   /* tile 16: 16^4 + 5 needs four levels of totals */
+    test_set_tile(ctx, 8, 2);   /* tile 16: 16^4 + 5 needs four levels of totals */
     size_t n = 16 * 16 * 16 * 16 + 5;
     void *in = malloc(n * 8), *got = malloc(n * 8);
     int failures = 0;
@@ -210,7 +210,7 @@ static void test_misc_deep_recursion(void **state)
         failures += !run_one(n, CLSCAN_INT64, CLSCAN_MAX, 1, 1, in, got);
         failures += !run_one(n, CLSCAN_FLOAT, CLSCAN_ADD, 1, 0, in, got);
     }
-    clscan__set_tuning(ctx, 0, 0);
+    test_set_tile(ctx, 0, 0);
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
     free(in);
     free(got);

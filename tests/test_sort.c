@@ -7,7 +7,7 @@
  * specials (+-0, +-inf, NaNs of both signs, denormals, extremes); sizes around every tile boundary;
  * both paths (multi-bit LSD, 1-bit split) and other digit widths; bad arguments. $CLSCAN_TEST_SEED
  * replays. */
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <math.h>
 #include <setjmp.h>
@@ -185,7 +185,7 @@ static int sort_one(size_t n, clscan_type kt, int by_key, clscan_type vt, enum p
 /* Sizes around the tile of this key width (as the policy gives it), plus a large and a random one. */
 static size_t sort_sizes(clscan_type kt, size_t *sizes, int large)
 {
-    clscan__sort_tuning t = clscan__policy_sort(&ctx->info, clscan_type_size(kt));
+    clscan__sort_tuning t = clscan__table_sort(&ctx->info, clscan_type_size(kt));
     size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items, count = 0;
     const size_t list[] = {0, 1, 2, 3, wg - 1, wg + 1, tile - 1, tile, tile + 1, 3 * tile - 1, 3 * tile + 1, 10007,
                            1 + ref_next(&rng) % 100000, ref_quick() ? 20011 : (1u << 20) + 123};
@@ -240,13 +240,13 @@ static void test_sort_by_key(void **state)
  * where the policy runs one work-item a tile (CPUs), and the other way round; every digit width. */
 static int other_shape(void)
 {
-    const int cpu_shape = clscan__policy_sort(&ctx->info, 4).wg_size == 1;
+    const int cpu_shape = clscan__table_sort(&ctx->info, 4).wg_size == 1;
     const unsigned wg = cpu_shape ? 64 : 1, items = cpu_shape ? 4 : 512, bits[] = {2, 4, 8};
     const size_t tile = (size_t)wg * items, sizes[] = {2, wg + 1, tile - 1, tile + 1, 3 * tile + 5, 10007};
     int failures = 0;
-    clscan__set_tuning(ctx, wg, items);
+    test_set_tile(ctx, wg, items);
     for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++) {
-        clscan__set_sort_radix(ctx, bits[b]);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_RADIX_BITS, bits[b]);
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
             for (int p = 0; p < PATTERNS; p++) {
                 failures += !sort_one(sizes[i], CLSCAN_FLOAT, 1, CLSCAN_UINT32, (enum pattern)p);
@@ -254,8 +254,8 @@ static int other_shape(void)
                     failures += !sort_one(sizes[i], CLSCAN_INT64, 1, CLSCAN_DOUBLE, (enum pattern)p);
             }
     }
-    clscan__set_sort_radix(ctx, 0);
-    clscan__set_tuning(ctx, 0, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_RADIX_BITS, 0);
+    test_set_tile(ctx, 0, 0);
     return failures;
 }
 
@@ -266,7 +266,7 @@ static void test_sort_other_paths(void **state)
     const unsigned bits[] = {1, 2, 4};
     int failures = 0;
     for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++) {
-        clscan__set_sort_radix(ctx, bits[b]);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_RADIX_BITS, bits[b]);
         const size_t sizes[] = {1, 2, 1000, 10007};
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
             for (int p = 0; p < PATTERNS; p++) {
@@ -276,11 +276,11 @@ static void test_sort_other_paths(void **state)
                     failures += !sort_one(sizes[i], CLSCAN_DOUBLE, 1, CLSCAN_INT64, (enum pattern)p);
             }
     }
-    clscan__set_sort_radix(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_RADIX_BITS, 0);
     failures += other_shape();
-    clscan__set_portable(ctx, 1);   /* the group scan without sub-group shuffles */
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);   /* the group scan without sub-group shuffles */
     failures += sort_all(CLSCAN_UINT32, 1, CLSCAN_FLOAT, 0);
-    clscan__set_portable(ctx, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 0);
     assert_int_equal(failures, 0);
 }
 

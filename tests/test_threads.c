@@ -7,7 +7,7 @@
  * operations (not their interleaving). Sizes stay small so that PoCL on two cores runs this quickly;
  * the menu of types is short because every new configuration is a program build. */
 #define _POSIX_C_SOURCE 200809L
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <dirent.h>
 #include <pthread.h>
@@ -376,8 +376,8 @@ static void test_eight_threads_mixed_operations(void **state)
 {
     (void)state;
     assert_non_null(ctx = ref_context());
-    tile4 = (size_t)clscan__context_tuning(ctx, CLSCAN_INT32).wg_size * clscan__context_tuning(ctx, CLSCAN_INT32).items;
-    tile8 = (size_t)clscan__context_tuning(ctx, CLSCAN_DOUBLE).wg_size * clscan__context_tuning(ctx, CLSCAN_DOUBLE).items;
+    tile4 = (size_t)clscan__scan_tile(ctx, CLSCAN_INT32).wg_size * clscan__scan_tile(ctx, CLSCAN_INT32).items;
+    tile8 = (size_t)clscan__scan_tile(ctx, CLSCAN_DOUBLE).wg_size * clscan__scan_tile(ctx, CLSCAN_DOUBLE).items;
     cap = 2 * (tile4 > tile8 ? tile4 : tile8) + 1;
     cap = cap > SAT_SIDE_MAX * SAT_SIDE_MAX ? cap : SAT_SIDE_MAX * SAT_SIDE_MAX;
     static worker workers[THREADS];
@@ -506,12 +506,12 @@ static void test_first_build_raced_by_eight_threads(void **state)
     clscan_context *c = context_on_cache(dir);
     assert_non_null(c);
     int ok = race(c);
-    clscan__stats first = clscan__context_stats(c);   /* every thread has joined: no call in flight */
+    clscan_tuning_cache_stats first = clscan_tuning_cache_counters(c);   /* every thread has joined: no call in flight */
     clscan_context_release(c);
     c = context_on_cache(dir);   /* a second fresh context: the binary is on disk now */
     assert_non_null(c);
     ok += race(c);
-    clscan__stats second = clscan__context_stats(c);
+    clscan_tuning_cache_stats second = clscan_tuning_cache_counters(c);
     clscan_context_release(c);
     int bins = remove_cache_dir(dir);
     printf("  first context: %lu source builds, %lu binary writes; second: %lu builds, %lu binary loads; "

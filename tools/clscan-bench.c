@@ -6,7 +6,8 @@
  * --tune searches work-group size and items per work-item of the single-pass scan and compaction and
  * prints the fastest as policy row fields. */
 #define _POSIX_C_SOURCE 200809L
-#include "internal.h"
+#include "clscan/clscan_tuning.h"
+#include "core/core.h"   /* device facts; the rest goes through the API and clscan_tuning.h */
 #include "bench_mpi.h"
 #include <float.h>
 #include <math.h>
@@ -88,7 +89,8 @@ static int usage(FILE *f, int code)
             "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
             "the first type (needs gnuplot). --tune searches work-group size x items per work-item for\n"
             "the single-pass scan and the compaction at 2^max-log (GPUs: 64-1024 x 2-64, CPUs: 1-32 x\n"
-            "256-16384) and prints the fastest as policy row fields for this device. --device takes the\n"
+            "256-16384) and prints the fastest as table rows to paste (src/tuning/) and as one JSON line.\n"
+            "--device takes the\n"
             "CLSCAN_DEVICE forms. --replot draws the plot from a CSV this tool wrote (say, on a machine\n"
             "without gnuplot) and runs nothing. --mpi (builds with MPI only): every rank holds 2^K int32\n"
             "(default K = 28) and times a copy, its one-device scan (AUTO and reduce-then-scan) and\n"
@@ -702,9 +704,11 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
 static double tune_shape(const options *o, step *s, void *got, double *t, int compact, unsigned wg, unsigned items)
 {
     clscan_context *ctx = s->ctx;
-    clscan__set_tuning(ctx, wg, items);
-    clscan__tuning in_force = compact ? clscan__context_compact_tuning(ctx, s->type) : clscan__context_tuning(ctx, s->type);
-    if (in_force.wg_size != wg || in_force.items != items)
+    clscan_tuning_set(ctx, CLSCAN_TUNE_WG_SIZE, wg);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS, items);
+    clscan_tuning_tile in_force = {0, 0, 0};
+    if (clscan_tuning_tile_in_force(ctx, s->type, compact, &in_force) != CLSCAN_SUCCESS || in_force.wg_size != wg ||
+        in_force.items != items)
         return 0;
     clscan_status st = compact ? clscan_compact(ctx, s->in, s->flags, s->out, s->n, s->type, s->kept)
                                : clscan_inclusive_scan(ctx, s->in, s->out, s->n, s->type, CLSCAN_ADD);
@@ -712,11 +716,11 @@ static double tune_shape(const options *o, step *s, void *got, double *t, int co
         printf("  wg %4u items %5u: cannot run here: %.160s\n", wg, items, clscan_last_error(ctx));
         return 0;
     }
-    cl_uint fb0 = 0, fb1 = 0;
-    int ok = st == CLSCAN_SUCCESS && poison(s) && clscan__fallback_count(ctx, &fb0) == CLSCAN_SUCCESS;
+    unsigned long fb0 = 0, fb1 = 0;
+    int ok = st == CLSCAN_SUCCESS && poison(s) && clscan_tuning_fallbacks(ctx, &fb0) == CLSCAN_SUCCESS;
     double sec = ok ? median_time(compact ? step_compact : step_scan, s, o->runs, t) : -1;
     ok = sec > 0 && (compact ? compact_matches(s, got) : verify(s, got)) &&
-         clscan__fallback_count(ctx, &fb1) == CLSCAN_SUCCESS;
+         clscan_tuning_fallbacks(ctx, &fb1) == CLSCAN_SUCCESS;
     if (!ok) {
         printf("  wg %4u items %5u: failed: %.200s\n", wg, items, clscan_last_error(ctx));
         return -1;
@@ -751,14 +755,22 @@ static int tune(const options *o, step *s, void *got, double *t, size_t ti)
         printf("  fastest: wg %u items %u, %.4f ms, %.3f x the copy\n", best_wg[compact], best_items[compact],
                best * 1e3, best / copy);
     }
-    int stream = clscan__context_tuning(ctx, s->type).stream;
-    clscan__set_tuning(ctx, 0, 0);
+    clscan_tuning_reset(ctx);
+    clscan_tuning_tile table = {0, 0, 0};
+    clscan_tuning_tile_in_force(ctx, s->type, 0, &table);
     /* The same tile bytes for the other element size: half (or twice) the items. */
     unsigned items4 = best_items[0] * (clscan_type_size(s->type) == 8 ? 2 : 1);
-    printf("policy row fields for %s %s (4-byte wg and items, 8-byte wg and items, stream; compaction wg and items):\n"
-           "    %u, %u, %u, %u, %d; %u, %u\n", ctx->info.vendor,
-           (ctx->info.type & CL_DEVICE_TYPE_GPU) ? "CL_DEVICE_TYPE_GPU" : "CL_DEVICE_TYPE_CPU", best_wg[0], items4,
-           best_wg[0], items4 / 2, stream, best_wg[1], best_items[1]);
+    const char *type = (ctx->info.type & CL_DEVICE_TYPE_GPU) ? "CL_DEVICE_TYPE_GPU" : "CL_DEVICE_TYPE_CPU";
+    printf("scan table row (src/tuning/scan.c) for %s:\n"
+           "    {.key = {\"%s\", \"%s\", %s}, .wg4 = %u, .items4 = %u, .wg8 = %u, .items8 = %u, .stream = %d},\n",
+           ctx->info.name, ctx->info.vendor, ctx->info.name, type, best_wg[0], items4, best_wg[0], items4 / 2,
+           table.stream);
+    printf("compaction table row (src/tuning/compact.c):\n    {.key = {\"%s\", \"%s\", %s}, .wg = %u, .items = %u},\n",
+           ctx->info.vendor, ctx->info.name, type, best_wg[1], best_items[1]);
+    printf("tuning JSON: {\"device\": \"%s\", \"vendor\": \"%s\", \"type\": \"%s\", \"scan\": {\"wg4\": %u, "
+           "\"items4\": %u, \"wg8\": %u, \"items8\": %u, \"stream\": %d}, \"compact\": {\"wg\": %u, \"items\": %u}}\n",
+           ctx->info.name, ctx->info.vendor, type, best_wg[0], items4, best_wg[0], items4 / 2, table.stream,
+           best_wg[1], best_items[1]);
     return wrong;
 }
 

@@ -3,7 +3,7 @@
  * small int32 scan on every device with each work-group algorithm and compares with a C loop.
  * Exit status: 0 fine, 1 a check or device query failed, 2 bad usage, 3 no OpenCL platform/device. */
 #define _POSIX_C_SOURCE 200809L
-#include "internal.h"
+#include "core/core.h"   /* device listing and facts */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,7 +148,7 @@ static const char *yes_no(int v) { return v ? "yes" : "no"; }
 static int probe(const clscan__device_entry *e, clscan__device_info *info, char *why, size_t why_len)
 {
     const char *call = "";
-    cl_int err = clscan__device_probe(e->device_id, info, &call);
+    cl_int err = clscan__device_probe(e->device_id, info, CLSCAN_SG_DEVICE, &call);
     if (err != CL_SUCCESS) {
         snprintf(why, why_len, "%s: %s (%d)", call, clscan__cl_error_name(err), err);
         return 0;

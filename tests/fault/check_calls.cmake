@@ -2,7 +2,7 @@
 # and hooks.c), else the fault tests would silently skip its failures. -DSRC_DIR, -DHOOKED=a,b,c.
 cmake_minimum_required(VERSION 3.16)
 string(REPLACE "," ";" hooked "${HOOKED}")
-file(GLOB files ${SRC_DIR}/*.c ${SRC_DIR}/*.h)
+file(GLOB_RECURSE files ${SRC_DIR}/*.c ${SRC_DIR}/*.h)
 set(missing "")
 foreach(file ${files})
   file(READ ${file} text)

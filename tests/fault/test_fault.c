@@ -11,9 +11,9 @@
  * program builds with the disk cache cold or off.
  * CLSCAN_FAULT_TRACE=1 lists the calls each walk fails in turn. */
 #define _POSIX_C_SOURCE 200809L
-#include "collective.h"
+#include "prims/collective.h"
 #include "fault.h"
-#include "internal.h"
+#include "prims/prims.h"
 #include "ref.h"
 #include <dirent.h>
 #include <limits.h>
@@ -207,9 +207,9 @@ static void setup(fixture *f, const op *o, cache_mode mode)
     EXPECT(st == CLSCAN_SUCCESS, "context: %s", clscan_last_error(NULL));
     assert_int_equal(clscan_set_algorithm(f->ctx, o->strategy, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
     if (o->shape != SHAPE_POLICY)
-        clscan__set_tuning(f->ctx, SMALL_WG, SMALL_ITEMS);
-    clscan__set_portable(f->ctx, o->shape == SHAPE_PORTABLE);
-    clscan__set_sort_radix(f->ctx, o->shape == SHAPE_SPLIT ? 1 : 0);
+        test_set_tile(f->ctx, SMALL_WG, SMALL_ITEMS);
+    clscan_tuning_set(f->ctx, CLSCAN_TUNE_PORTABLE, o->shape == SHAPE_PORTABLE);
+    clscan_tuning_set(f->ctx, CLSCAN_TUNE_SORT_RADIX_BITS, o->shape == SHAPE_SPLIT ? 1 : 0);
     f->in = ref_buffer(f->ctx, sizeof data_in, data_in);
     f->flags = ref_buffer(f->ctx, sizeof data_flags, data_flags);
     f->out = ref_buffer(f->ctx, sizeof data_in, NULL);

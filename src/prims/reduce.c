@@ -3,7 +3,7 @@
  * input is read once. Integer reductions hand tiles out to the groups as they ask (balanced, any
  * order gives the same value); float ones give each group a fixed run of tiles, so that the same
  * call gives the same bits every time. */
-#include "internal.h"
+#include "prims.h"
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -11,21 +11,6 @@
 
 /* Groups that keep every compute unit busy with loads in flight; more would only add partials. */
 #define GROUPS_PER_UNIT 8u
-
-void clscan__identity(clscan_type type, clscan_op op, void *out)
-{
-    union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f; double d; } v;
-    int add = op == CLSCAN_ADD, mul = op == CLSCAN_MUL, min = op == CLSCAN_MIN;
-    switch (type) {
-    case CLSCAN_INT32: v.i32 = add ? 0 : mul ? 1 : min ? INT32_MAX : INT32_MIN; break;
-    case CLSCAN_UINT32: v.u32 = add ? 0u : mul ? 1u : min ? UINT32_MAX : 0u; break;
-    case CLSCAN_INT64: v.i64 = add ? 0 : mul ? 1 : min ? INT64_MAX : INT64_MIN; break;
-    case CLSCAN_UINT64: v.u64 = add ? 0u : mul ? 1u : min ? UINT64_MAX : 0u; break;
-    case CLSCAN_FLOAT: v.f = add ? 0.0f : mul ? 1.0f : min ? INFINITY : -INFINITY; break;
-    default: v.d = add ? 0.0 : mul ? 1.0 : min ? (double)INFINITY : -(double)INFINITY; break;
-    }
-    memcpy(out, &v, clscan_type_size(type));
-}
 
 clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compute_units)
 {
@@ -43,10 +28,10 @@ clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compu
 /* Whether reduce_all's groups take tiles from the launch's counter rather than by a fixed stride:
  * integers only, whose value does not depend on which group folds which tile (float sums would vary
  * in their last bits from call to call), and only while the tickets (fewer than the tiles) and the
- * tile numbers groups + ticket fit the counter's 32 bits. Tests may ask for the stride (ctx->reduce_strided). */
+ * tile numbers groups + ticket fit the counter's 32 bits. Tests may ask for the stride (CLSCAN_TUNE_REDUCE_STRIDED). */
 static cl_uint reduce_takes_tiles(const clscan_context *ctx, clscan_type type, size_t tiles, size_t groups)
 {
-    return !clscan__type_is_float(type) && !ctx->reduce_strided && tiles <= UINT32_MAX - groups;
+    return !clscan__type_is_float(type) && !clscan__tuned(ctx, CLSCAN_TUNE_REDUCE_STRIDED) && tiles <= UINT32_MAX - groups;
 }
 
 /* Enqueues reduce_all, which leaves the result in element 0 of *result_buf. */
@@ -54,7 +39,7 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
                                     cl_mem *result_buf)
 {
     clscan__program *p = NULL;
-    clscan_status st = clscan__program_for(ctx, type, op, n, &p);
+    clscan_status st = clscan__scan_program(ctx, type, op, n, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
     const clscan__reduce_shape shape = clscan__reduce_geometry(n, (size_t)p->config.wg_size * p->config.items,
@@ -63,7 +48,7 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
     cl_mem status = NULL;
     st = clscan__sp_state(ctx, groups, p->config.atomics64, &status);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__scratch(ctx, CLSCAN__SCRATCH_PARTIALS, clscan_type_size(type), result_buf);
+        st = clscan__scratch(ctx, "reduce result", clscan_type_size(type), result_buf);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
@@ -71,7 +56,7 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
     const clscan__arg args[] = {CLSCAN__MEM(in),   CLSCAN__MEM(*result_buf), CLSCAN__MEM(status),
                                 CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
                                 CLSCAN__VAL(epoch), CLSCAN__VAL(taken)};
-    st = clscan__launch(ctx, p, p->reduce_all, "reduce_all", args, sizeof args / sizeof args[0], groups);
+    st = clscan__launch(ctx, p, "reduce_all", CLSCAN__ARGS(args), groups);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
     return st;

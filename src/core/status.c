@@ -1,6 +1,6 @@
 /* Status names, OpenCL error-code names, the version string and element sizes: the lists of
  * constants the rest of the library turns into text. One X-macro list each. */
-#include "internal.h"
+#include "core.h"
 
 #define CLSCAN__STATUS_LIST(X)                                                   \
     X(CLSCAN_SUCCESS, "success")                                                 \
@@ -83,4 +83,9 @@ clscan_status clscan__status_from_cl(cl_int err)
     case CL_OUT_OF_HOST_MEMORY: return CLSCAN_OUT_OF_MEMORY;
     default: return CLSCAN_OPENCL_ERROR;
     }
+}
+
+size_t clscan__tiles(size_t n, size_t tile)
+{
+    return n / tile + (n % tile != 0);
 }

@@ -5,14 +5,16 @@
  * reduce-then-scan (clscan_set_algorithm), or from 2^32 elements: count_tiles, an inclusive 64-bit
  * scan of the counts by the scan dispatch, compact_tiles (the flags read twice). One program moves
  * elements as 4- or 8-byte patterns for all types. */
-#include "internal.h"
+#include "prims.h"
 
 /* The compaction's tiling for the element type (its local memory checked by the context), counting
  * in uint, moving payload-wide patterns. */
 static clscan__config compact_config(const clscan_context *ctx, clscan_type type, size_t n)
 {
-    clscan__config cfg = clscan__config_with(ctx, type, CLSCAN_ADD, n, clscan__context_compact_tuning(ctx, type));
-    cfg.type = CLSCAN_UINT32, cfg.op = CLSCAN_ADD, cfg.payload = (unsigned)clscan_type_size(type);
+    clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_COMPACT, type, CLSCAN_ADD, n,
+                                             clscan__compact_tile(ctx, type));
+    cfg.type = CLSCAN_UINT32, cfg.op = CLSCAN_ADD;
+    clscan__config_define_uint(&cfg, "CLSCAN_PAYLOAD_BYTES", (unsigned)clscan_type_size(type));
     return cfg;
 }
 
@@ -40,7 +42,7 @@ static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(status),
                                 CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
                                 CLSCAN__VAL(epoch)};
-    st = clscan__launch(ctx, p, p->compact_single_pass, "compact_single_pass", args, sizeof args / sizeof args[0],
+    st = clscan__launch(ctx, p, "compact_single_pass", CLSCAN__ARGS(args),
                         clscan__sp_groups(ctx, tiles));
     if (st != CLSCAN_SUCCESS)
         return st;
@@ -54,18 +56,18 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
                                             cl_mem out, size_t n, size_t tiles, size_t *kept)
 {
     cl_mem counts = NULL;
-    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_PARTIALS, tiles * sizeof(cl_ulong), &counts);
+    clscan_status st = clscan__scratch(ctx, "compaction tile counts", tiles * sizeof(cl_ulong), &counts);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles, count = 0;
     const clscan__arg counting[] = {CLSCAN__MEM(flags), CLSCAN__MEM(counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-    st = clscan__launch(ctx, p, p->count_tiles, "count_tiles", counting, sizeof counting / sizeof counting[0], tiles);
+    st = clscan__launch(ctx, p, "count_tiles", CLSCAN__ARGS(counting), tiles);
     if (st == CLSCAN_SUCCESS)
         st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(counts),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->compact_tiles, "compact_tiles", args, sizeof args / sizeof args[0], tiles);
+        st = clscan__launch(ctx, p, "compact_tiles", CLSCAN__ARGS(args), tiles);
     if (st == CLSCAN_SUCCESS)
         st = clscan__read_back(ctx, counts, (tiles - 1) * sizeof count, sizeof count, &count, "compaction count");
     *kept = (size_t)count;

@@ -3,7 +3,7 @@
  * never picks up a newer, edited tree), then the install layout's cl folder relative to the library's
  * own directory (a relocated install), then the configured install directory. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "core.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <libgen.h>
@@ -25,14 +25,97 @@
 #define CLSCAN_INSTALL_CL_DIR ""
 #endif
 
-static const char *const file_names[CLSCAN__SRC_COUNT] = {"types.clh", "subgroup.clh", "workgroup.clh", "lookback.clh",
-                                                          "scan.cl", "reduce.cl", "sat.cl", "compact.cl", "sort.cl"};
+/* ---- the registry (src/registry.def) -------------------------------------------------------- */
+#define CLSCAN_FILES(...) __VA_ARGS__
+#define CLSCAN_KERNELS(...) __VA_ARGS__
 
-const char *clscan__source_file_name(clscan__source_id id)
+static const char *const core_files[] = {
+#define CLSCAN_CORE_FILES(...) __VA_ARGS__,
+#define CLSCAN_PROGRAM(id, files, kernels)
+#include "registry.def"
+#undef CLSCAN_CORE_FILES
+#undef CLSCAN_PROGRAM
+    NULL};
+
+static const char *const *const program_files[CLSCAN__PROGRAM_COUNT] = {
+#define CLSCAN_CORE_FILES(...)
+#define CLSCAN_PROGRAM(id, files, kernels) (const char *const[]){files, NULL},
+#include "registry.def"
+#undef CLSCAN_CORE_FILES
+#undef CLSCAN_PROGRAM
+};
+
+static const char *const *const program_kernels[CLSCAN__PROGRAM_COUNT] = {
+#define CLSCAN_CORE_FILES(...)
+#define CLSCAN_PROGRAM(id, files, kernels) (const char *const[]){kernels, NULL},
+#include "registry.def"
+#undef CLSCAN_CORE_FILES
+#undef CLSCAN_PROGRAM
+};
+
+/* Every file once, in the order first named: the core files, then each program's. */
+static unsigned distinct_files(const char *out[CLSCAN__MAX_FILES])
 {
-    return (unsigned)id < CLSCAN__SRC_COUNT ? file_names[id] : "?";
+    unsigned count = 0;
+    for (const char *const *f = core_files; *f; f++)
+        out[count++] = *f;
+    for (unsigned p = 0; p < CLSCAN__PROGRAM_COUNT; p++)
+        for (const char *const *f = program_files[p]; *f; f++) {
+            unsigned i = 0;
+            while (i < count && strcmp(out[i], *f) != 0)
+                i++;
+            if (i == count && count < CLSCAN__MAX_FILES)
+                out[count++] = *f;
+        }
+    return count;
 }
 
+unsigned clscan__source_count(void)
+{
+    const char *files[CLSCAN__MAX_FILES];
+    return distinct_files(files);
+}
+
+const char *clscan__source_path(unsigned i)
+{
+    const char *files[CLSCAN__MAX_FILES];
+    return i < distinct_files(files) ? files[i] : "?";
+}
+
+void clscan__program_files(clscan__program_id id, const char *out[CLSCAN__MAX_FILES + 1])
+{
+    unsigned count = 0;
+    for (const char *const *f = core_files; *f; f++)
+        out[count++] = *f;
+    for (const char *const *f = program_files[id]; *f && count < CLSCAN__MAX_FILES; f++)
+        out[count++] = *f;
+    out[count] = NULL;
+}
+
+const char *const *clscan__program_kernels(clscan__program_id id)
+{
+    return program_kernels[id];
+}
+
+int clscan__kernel_index(clscan__program_id id, const char *name)
+{
+    for (int i = 0; program_kernels[id][i]; i++)
+        if (strcmp(program_kernels[id][i], name) == 0)
+            return i;
+    return -1;
+}
+
+const char *clscan__source_text(const clscan__sources *src, const char *path)
+{
+    const char *files[CLSCAN__MAX_FILES];
+    unsigned count = distinct_files(files);
+    for (unsigned i = 0; i < count; i++)
+        if (strcmp(files[i], path) == 0)
+            return src->text[i];
+    return NULL;
+}
+
+/* ---- reading ------------------------------------------------------------------------------- */
 /* Reads a whole file; NULL with errno set when it cannot, or when it is empty or not a regular file
  * (EINVAL; a folder: EISDIR). */
 static char *read_file(const char *path)
@@ -78,8 +161,10 @@ static void append(char *err, size_t len, const char *fmt, const char *a, const 
 static clscan_status load_dir(clscan__sources *src, const char *dir, char *err, size_t err_len)
 {
     char path[4096 + 64];
-    for (int i = 0; i < CLSCAN__SRC_COUNT; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, file_names[i]);
+    const char *files[CLSCAN__MAX_FILES];
+    unsigned count = distinct_files(files);
+    for (unsigned i = 0; i < count; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         src->text[i] = read_file(path);
         if (!src->text[i]) {
             int why = errno;
@@ -138,13 +223,13 @@ clscan_status clscan__sources_load(clscan__sources *src, const char *env_dir, ch
     if (st == CLSCAN_KERNEL_NOT_FOUND && CLSCAN_INSTALL_CL_DIR[0] != '\0')
         st = load_dir(src, CLSCAN_INSTALL_CL_DIR, err, err_len);
     if (st == CLSCAN_KERNEL_NOT_FOUND)
-        append(err, err_len, "\n%s%s", "set CLSCAN_KERNEL_DIR to the folder holding scan.cl", "");
+        append(err, err_len, "\n%s%s", "set CLSCAN_KERNEL_DIR to the folder holding core/types.clh", "");
     return st;
 }
 
 void clscan__sources_free(clscan__sources *src)
 {
-    for (int i = 0; i < CLSCAN__SRC_COUNT; i++) {
+    for (unsigned i = 0; i < CLSCAN__MAX_FILES; i++) {
         free(src->text[i]);
         src->text[i] = NULL;
     }

@@ -1,8 +1,8 @@
-/* The scan, reduction and compaction with the agreement points of src/collective.h: the same checks
+/* The scan, reduction and compaction with the agreement points of src/prims/collective.h: the same checks
  * and device work as the one-device functions, with every rank calling the hooks in the same order
  * whatever fails where, so that a failing rank never leaves the others waiting in a collective. */
 #include "collective.h"
-#include "internal.h"
+#include "prims.h"
 #include <string.h>
 
 /* The agreed status; a rank that was fine records why it fails all the same. */

@@ -5,7 +5,7 @@
  * against a sort of milliseconds): then it enqueues only the passes whose digit varies, and routes them
  * so that the caller's buffer is written by the last command alone and a failed call leaves it as it
  * was. The 1-bit split path (flags, exclusive scan, scatter, a pass a bit) is the readable reference. */
-#include "internal.h"
+#include "prims.h"
 
 #define SORT_TRANSFORM_IN 1u    /* the flags of cl/sort.cl */
 #define SORT_TRANSFORM_OUT 2u
@@ -22,44 +22,59 @@ typedef struct sort_args {
  * All in place before anything is enqueued, so a failed allocation changes nothing. */
 typedef struct sort_buffers { cl_mem keys[3], values[3], hist, varying; } sort_buffers;
 
+/* The program's parameters (clscan__config.param). */
+enum { RADIX_BITS, HIST64 };
+
 /* Local memory sort_scatter declares (the group scan's scratch bounded from above). */
-static size_t scatter_local_bytes(const clscan__config *cfg, size_t key_bytes)
+static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
 {
     size_t tile = (size_t)cfg->wg_size * cfg->items, padded = cfg->wg_size > 1 ? tile + tile / 32 : 1;
-    size_t radix = (size_t)1 << cfg->radix_bits;
-    return padded * (key_bytes + (cfg->sort_value_bytes ? sizeof(cl_ushort) : 0)) + radix * (cfg->hist64 ? 8 : 4) +
-           (radix + 1) * 4 + (3 * (size_t)cfg->wg_size + 64) * sizeof(cl_ulong);
+    size_t radix = (size_t)1 << cfg->param[RADIX_BITS];
+    return padded * (clscan_type_size(a->key_type) + (a->by_key ? sizeof(cl_ushort) : 0)) +
+           radix * (cfg->param[HIST64] ? 8 : 4) + (radix + 1) * 4 + (3 * (size_t)cfg->wg_size + 64) * sizeof(cl_ulong);
+}
+
+/* The key's width and kind, the value's width, the digit bits and the count width as #defines. */
+static void sort_defines(clscan__config *cfg, const sort_args *a)
+{
+    const clscan_type key = a->key_type;
+    clscan__config_define_uint(cfg, "SORT_KEY_BYTES", (unsigned)clscan_type_size(key));
+    if (key == CLSCAN_INT32 || key == CLSCAN_INT64)
+        clscan__config_define(cfg, "SORT_KEY_SIGNED", NULL);
+    else if (clscan__type_is_float(key))
+        clscan__config_define(cfg, "SORT_KEY_FLOAT", NULL);
+    clscan__config_define_uint(cfg, "SORT_VALUE_BYTES", a->by_key ? (unsigned)clscan_type_size(a->value_type) : 0);
+    clscan__config_define_uint(cfg, "RADIX_BITS", cfg->param[RADIX_BITS]);
+    if (cfg->param[HIST64])
+        clscan__config_define(cfg, "SORT_HIST64", NULL);
 }
 
 static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
 {
-    size_t key_bytes = clscan_type_size(a->key_type);
-    clscan__sort_tuning t = clscan__policy_sort(&ctx->info, key_bytes);
-    if (ctx->tuning_override.wg_size)   /* tests: the shape the policy does not pick for this device */
-        t.wg_size = ctx->tuning_override.wg_size, t.items = ctx->tuning_override.items;
+    const clscan__sort_tuning t = clscan__sort_tuning_for(ctx, clscan_type_size(a->key_type));
     /* The program's own scans are of packed ulong counters. */
-    clscan__config cfg = clscan__config_for(ctx, CLSCAN_UINT64, CLSCAN_ADD, a->n);
-    cfg.wg_size = t.wg_size, cfg.items = t.items, cfg.stream = 0, cfg.vec_io = 0, cfg.vec4 = 0;
+    clscan__tuning tile = {t.wg_size, t.items, 0};
+    clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_SORT, CLSCAN_UINT64, CLSCAN_ADD, a->n, tile);
+    cfg.vec_io = 0, cfg.vec4 = 0;
     while (cfg.wg_size > 1 && cfg.wg_size > ctx->info.max_wg)
         cfg.wg_size /= 2;
-    cfg.radix_bits = ctx->sort_radix_bits ? ctx->sort_radix_bits : t.radix_bits;
-    cfg.sort_key = 1 + (int)a->key_type;
-    cfg.sort_value_bytes = a->by_key ? (unsigned)clscan_type_size(a->value_type) : 0;
-    cfg.hist64 = clscan__sort_hist64(a->n);
+    cfg.param[RADIX_BITS] = t.radix_bits;
+    cfg.param[HIST64] = (unsigned)clscan__sort_hist64(a->n);
     /* Ranks are 16-bit fields: a tile stays under 65536 keys, and inside local memory (a work-group
      * of one ranks nothing: its tile only has to fit). */
     while (cfg.items > 1 && ((cfg.wg_size > 1 && (size_t)cfg.wg_size * cfg.items >= 65536) ||
-                             scatter_local_bytes(&cfg, key_bytes) + 1024 > ctx->info.local_mem))
+                             scatter_local_bytes(&cfg, a) + 1024 > ctx->info.local_mem))
         cfg.items /= 2;
+    sort_defines(&cfg, a);
     return cfg;
 }
 
 static clscan_status sort_buffers_get(clscan_context *ctx, const clscan__config *cfg, const sort_args *a,
                                       size_t counts, sort_buffers *b)
 {
-    static const unsigned key_slots[2] = {CLSCAN__SCRATCH_SORT_KEYS, CLSCAN__SCRATCH_SORT_KEYS_C};
-    static const unsigned value_slots[2] = {CLSCAN__SCRATCH_SORT_VALUES, CLSCAN__SCRATCH_SORT_VALUES_C};
-    const size_t hist_bytes = cfg->hist64 ? sizeof(cl_ulong) : sizeof(cl_uint);
+    static const char *const key_slots[2] = {"sort keys B", "sort keys C"};
+    static const char *const value_slots[2] = {"sort values B", "sort values C"};
+    const size_t hist_bytes = cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint);
     const size_t key_bytes = a->n * clscan_type_size(a->key_type), value_bytes = a->n * clscan_type_size(a->value_type);
     clscan_status st = CLSCAN_SUCCESS;
     b->keys[0] = a->keys, b->values[0] = a->values;
@@ -69,9 +84,9 @@ static clscan_status sort_buffers_get(clscan_context *ctx, const clscan__config 
             st = clscan__scratch(ctx, value_slots[i], value_bytes, &b->values[1 + i]);
     }
     if (st == CLSCAN_SUCCESS)
-        st = clscan__scratch(ctx, CLSCAN__SCRATCH_SORT_HIST, counts * hist_bytes, &b->hist);
+        st = clscan__scratch(ctx, "sort digit counts", counts * hist_bytes, &b->hist);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__scratch(ctx, CLSCAN__SCRATCH_SORT_VARYING, 2 * sizeof(cl_uint), &b->varying);
+        st = clscan__scratch(ctx, "sort varying bits", 2 * sizeof(cl_uint), &b->varying);
     return st;
 }
 
@@ -122,7 +137,7 @@ size_t clscan__split_groups(size_t n, size_t tile)
 /* The type the counts (and their scan) are held in. */
 static clscan_type count_type(const clscan__config *cfg)
 {
-    return cfg->hist64 ? CLSCAN_UINT64 : CLSCAN_UINT32;
+    return cfg->param[HIST64] ? CLSCAN_UINT64 : CLSCAN_UINT32;
 }
 
 /* One LSD pass's histogram of the keys in buffer `from` (the first pass's also gathers `varying`). The
@@ -133,7 +148,7 @@ static clscan_status lsd_hist(clscan_context *ctx, const clscan__program *p, con
     const cl_ulong n64 = a->n, tiles64 = tiles;
     const clscan__arg args[] = {CLSCAN__MEM(b->keys[from]), CLSCAN__MEM(b->hist), CLSCAN__MEM(b->varying),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(shift), CLSCAN__VAL(flags)};
-    return clscan__launch_into(ctx, p, p->sort_hist, "sort_hist", args, sizeof args / sizeof args[0], tiles, b->hist);
+    return clscan__launch_into(ctx, p, "sort_hist", CLSCAN__ARGS(args), tiles, b->hist);
 }
 
 /* The scan of the pass's counts into offsets, and its scatter. */
@@ -150,7 +165,7 @@ static clscan_status lsd_scatter(clscan_context *ctx, const clscan__program *p, 
     args[count++] = CLSCAN__VAL(shift);
     args[count++] = CLSCAN__VAL(r.flags);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch_into(ctx, p, p->sort_scatter, "sort_scatter", args, count, s->tiles, b->keys[r.to]);
+        st = clscan__launch_into(ctx, p, "sort_scatter", args, count, s->tiles, b->keys[r.to]);
     return st;
 }
 
@@ -181,7 +196,7 @@ static unsigned active_shifts(cl_ulong varying, unsigned key_bits, unsigned radi
 static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, const sort_args *a)
 {
     const clscan__config *cfg = &p->config;
-    const clscan__sort_shape shape = clscan__sort_geometry(a->n, (size_t)cfg->wg_size * cfg->items, cfg->radix_bits);
+    const clscan__sort_shape shape = clscan__sort_geometry(a->n, (size_t)cfg->wg_size * cfg->items, cfg->param[RADIX_BITS]);
     const unsigned key_bits = 8 * (unsigned)clscan_type_size(a->key_type);
     sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
     cl_ulong varying = 0;
@@ -193,7 +208,7 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
     if (st == CLSCAN_SUCCESS)
         st = read_varying(ctx, &b, &varying);
     cl_uint shifts[64];
-    const unsigned count = st == CLSCAN_SUCCESS ? active_shifts(varying, key_bits, cfg->radix_bits, shifts) : 0;
+    const unsigned count = st == CLSCAN_SUCCESS ? active_shifts(varying, key_bits, cfg->param[RADIX_BITS], shifts) : 0;
     for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++) {
         const sort_route r = pass_route(i, count);
         if (shifts[i] != 0)
@@ -206,7 +221,7 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
     const cl_ulong n64 = a->n;
     home[args++] = CLSCAN__VAL(n64);
     if (st == CLSCAN_SUCCESS && count == 1)
-        st = clscan__launch(ctx, p, p->sort_home, "sort_home", home, args, shape.tiles);
+        st = clscan__launch(ctx, p, "sort_home", home, args, shape.tiles);
     return st;
 }
 
@@ -226,7 +241,7 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         size_t count = pair_args(a, &b, r.from, r.to, scatter);   /* from, to (keys, then values) */
         const clscan__arg mark[] = {scatter[0], CLSCAN__MEM(b.hist), CLSCAN__VAL(n64), CLSCAN__VAL(bit),
                                     CLSCAN__VAL(r.flags)};
-        st = clscan__launch_into(ctx, p, p->split_flags, "split_flags", mark, sizeof mark / sizeof mark[0], groups,
+        st = clscan__launch_into(ctx, p, "split_flags", CLSCAN__ARGS(mark), groups,
                                  b.hist);
         if (st == CLSCAN_SUCCESS)
             st = clscan__scan_enqueue(ctx, b.hist, b.hist, a->n, count_type(cfg), CLSCAN_ADD, 1);
@@ -235,7 +250,7 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         scatter[count++] = CLSCAN__VAL(bit);
         scatter[count++] = CLSCAN__VAL(r.flags);
         if (st == CLSCAN_SUCCESS)
-            st = clscan__launch_into(ctx, p, p->split_scatter, "split_scatter", scatter, count, groups, b.keys[r.to]);
+            st = clscan__launch_into(ctx, p, "split_scatter", scatter, count, groups, b.keys[r.to]);
     }
     return st;
 }
@@ -274,7 +289,7 @@ static clscan_status sort_run(clscan_context *ctx, const sort_args *a, const cha
         st = clscan__get_program(ctx, &cfg, &p);
         clscan__outputs(ctx, a->keys, a->by_key ? a->values : NULL);
         if (st == CLSCAN_SUCCESS)
-            st = cfg.radix_bits == 1 ? sort_split(ctx, p, a) : sort_lsd(ctx, p, a);
+            st = cfg.param[RADIX_BITS] == 1 ? sort_split(ctx, p, a) : sort_lsd(ctx, p, a);
         clscan__outputs(ctx, NULL, NULL);
     }
     pthread_mutex_unlock(&ctx->lock);

@@ -4,7 +4,7 @@
  * seed of each rank's part, compaction the MPI_Exscan and MPI_Allreduce of the counts. MPI's own
  * errors go to the communicator's error handler (by default MPI_ERRORS_ARE_FATAL). */
 #include "clscan/clscan_mpi.h"
-#include "collective.h"
+#include "prims/collective.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

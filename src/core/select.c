@@ -2,7 +2,7 @@
  * the device name, platform name or platform vendor), the numbering of all devices that clscan-info
  * shows, and the match between them.
  * Parsing and matching are pure so that they are tested without any OpenCL device. */
-#include "internal.h"
+#include "core.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Device facts, read once per context: names and versions (for the cache key and clscan-info),
  * limits (work-group size, local memory), and capabilities (fp64, 64-bit integers and atomics,
  * which sub-group mechanism the kernels could use). Device quirks live here and nowhere else. */
-#include "internal.h"
+#include "core.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,25 +46,22 @@ static int has_extension(const char *list, const char *name)
  * cl_intel_subgroups are not picked on their own (docs/reliability.md, "PoCL 5 and 6"): clang-based
  * compilers (AMD's, Intel's) declare the KHR built-ins from OpenCL C 2.0 on only, so that path needs a
  * 2.0 build; PoCL 5.0 and 6.0, which list both on CPUs, got scans and compactions wrong through either;
- * and no AMD or Intel GPU has been at hand to run them. forced (CLSCAN_SUBGROUPS: khr, intel, ptx or
- * none, for experiments) picks one where the device has it; anything else keeps the default. */
-clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia,
-                                             const char *forced)
+ * and no AMD or Intel GPU has been at hand to run them. forced (CLSCAN_TUNE_SUBGROUPS, for tests and
+ * experiments) picks one where the device has it; anything else keeps the default. */
+clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia, long forced)
 {
-    if (forced) {
-        if (strcmp(forced, "khr") == 0 && has_extension(extensions, "cl_khr_subgroups"))
-            return CLSCAN__SG_KHR;
-        if (strcmp(forced, "intel") == 0 && has_extension(extensions, "cl_intel_subgroups"))
-            return CLSCAN__SG_INTEL;
-        if (strcmp(forced, "ptx") == 0 && is_nvidia)
-            return CLSCAN__SG_NVIDIA_PTX;
-        if (strcmp(forced, "none") == 0)
-            return CLSCAN__SG_NONE;
-    }
+    if (forced == CLSCAN_SG_KHR && has_extension(extensions, "cl_khr_subgroups"))
+        return CLSCAN__SG_KHR;
+    if (forced == CLSCAN_SG_INTEL && has_extension(extensions, "cl_intel_subgroups"))
+        return CLSCAN__SG_INTEL;
+    if (forced == CLSCAN_SG_PTX && is_nvidia)
+        return CLSCAN__SG_NVIDIA_PTX;
+    if (forced == CLSCAN_SG_NONE)
+        return CLSCAN__SG_NONE;
     return (type & CL_DEVICE_TYPE_GPU) && is_nvidia ? CLSCAN__SG_NVIDIA_PTX : CLSCAN__SG_NONE;
 }
 
-static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info)
+static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info, long forced_sg)
 {
     size_t len = 0;
     cl_int err = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &len);
@@ -79,13 +76,13 @@ static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info)
         info->fp64 = has_extension(ext, "cl_khr_fp64");
         info->int64 = full || has_extension(ext, "cles_khr_int64");
         info->int64_atomics = has_extension(ext, "cl_khr_int64_base_atomics");
-        info->subgroups = clscan__pick_subgroups(ext, info->type, info->is_nvidia, getenv("CLSCAN_SUBGROUPS"));
+        info->subgroups = clscan__pick_subgroups(ext, info->type, info->is_nvidia, forced_sg);
     }
     free(ext);
     return err;
 }
 
-cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, const char **failed_call)
+cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, long forced_sg, const char **failed_call)
 {
     memset(info, 0, sizeof *info);
     cl_platform_id platform = NULL;
@@ -129,7 +126,7 @@ cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, const c
      * uninitialized there (a buffer zeroed by clEnqueueWriteBuffer does not), so every read of the
      * single-pass state would be reported. Zeroing by a write keeps its reports to real ones. */
     info->zero_by_write = strstr(info->platform, "Oclgrind") != NULL;
-    if ((err = probe_extensions(dev, info)) != CL_SUCCESS) {
+    if ((err = probe_extensions(dev, info, forced_sg)) != CL_SUCCESS) {
         *failed_call = "clGetDeviceInfo";
         return err;
     }

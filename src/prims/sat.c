@@ -5,7 +5,14 @@
  * column, its table).
  * A single row or column is a plain scan and goes through the scan dispatch, which spreads one long
  * line over the whole device. */
-#include "internal.h"
+#include "prims.h"
+#include <string.h>
+
+/* The program's parameters (clscan__config.param): rows a band of the kernels, rows of the bands
+ * whose carries the table pass reads (0: the same), 64-bit element offsets. */
+enum { BAND, CARRY_ROWS, WIDE };
+#define SUMS "table band sums"
+#define CARRIES "table carries"
 
 /* A status slot per column of every band; the band counter hands out 31-bit numbers. */
 int clscan__sat_bands_fit(size_t width, size_t bands)
@@ -25,7 +32,7 @@ static clscan_status check_bands(clscan_context *ctx, size_t width, size_t heigh
  * words a column, and with their cache lines passing from core to core they took as long as about
  * a hundred elements of work a column on PoCL (docs/benchmarks.md). Tests ask for other heights. */
 #define SAT_CPU_MIN_ROWS 128
-size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, int sat_band)
+size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, long sat_band)
 {
     if (sat_band < -1)
         return (size_t)-sat_band;
@@ -39,7 +46,7 @@ size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, int sat_band)
 static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                    size_t width, size_t height, size_t elem)
 {
-    const size_t rows = clscan__sat_cpu_rows(height, ctx->info.compute_units, ctx->sat_band);
+    const size_t rows = clscan__sat_cpu_rows(height, ctx->info.compute_units, clscan__tuned(ctx, CLSCAN_TUNE_SAT_BAND));
     const size_t bands = clscan__tiles(height, rows);
     if (check_bands(ctx, width, height, bands) != CLSCAN_SUCCESS)
         return CLSCAN_UNSUPPORTED;
@@ -47,7 +54,7 @@ static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p
      * another on one core, so the first of them takes bands until none are left. */
     size_t most = 4 * (size_t)ctx->info.compute_units, groups = bands < most ? bands : most;
     cl_mem status = NULL, scratch = NULL;
-    clscan_status st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, 2 * bands * width * elem, &scratch);
+    clscan_status st = clscan__scratch(ctx, SUMS, 2 * bands * width * elem, &scratch);
     if (st == CLSCAN_SUCCESS)
         st = clscan__sp_state(ctx, bands * width, p->config.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
@@ -57,7 +64,7 @@ static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__MEM(scratch), CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(r),
                                 CLSCAN__VAL(bands64), CLSCAN__VAL(epoch), CLSCAN__VAL(in_place)};
-    st = clscan__launch(ctx, p, p->sat_band_tables, "sat_band_tables", args, sizeof args / sizeof args[0], groups);
+    st = clscan__launch(ctx, p, "sat_band_tables", CLSCAN__ARGS(args), groups);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* as for the scan: an enqueued launch uses up its epoch */
     return st;
@@ -68,7 +75,7 @@ static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p
 static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                   size_t width, size_t height)
 {
-    const size_t band = p->config.sat_band, bands = clscan__tiles(height, band);
+    const size_t band = p->config.param[BAND], bands = clscan__tiles(height, band);
     if (check_bands(ctx, width, height, bands) != CLSCAN_SUCCESS)
         return CLSCAN_UNSUPPORTED;
     cl_mem status = NULL;
@@ -80,7 +87,7 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(bands64), CLSCAN__VAL(epoch),
                                 CLSCAN__VAL(in_place)};
-    st = clscan__launch(ctx, p, p->sat_single_pass, "sat_single_pass", args, sizeof args / sizeof args[0], bands);
+    st = clscan__launch(ctx, p, "sat_single_pass", CLSCAN__ARGS(args), bands);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* as for the scan: an enqueued launch uses up its epoch */
     return st;
@@ -110,13 +117,14 @@ static cl_uint sat_scan_cols(unsigned wg, size_t rows)
  * (sat_split: the H100), groups with at least that many tiles take tasks of one band instead: with
  * tasks taken from a counter (cl/sat.cl) short ones end more evenly, which on the H100 outweighs the
  * sums (float 8192 x 8192: 303.5 us against 314.5) and on the H200 does not (254-257 against 241-245;
- * docs/benchmarks.md). A test or experiment may set it (ctx->sat_segment). */
+ * docs/benchmarks.md). A test or experiment may set it (CLSCAN_TUNE_SAT_SEGMENT). */
 #define SAT_SEGMENT_MAX 32
 static size_t sat_segment(const clscan_context *ctx, size_t bands, size_t chunks, size_t groups)
 {
-    if (ctx->sat_segment > 0)
-        return (size_t)ctx->sat_segment < bands ? (size_t)ctx->sat_segment : bands;
-    const size_t busiest = clscan__tiles(bands * chunks, groups), split = clscan__policy_sat_split(&ctx->info);
+    const long set = clscan__tuned(ctx, CLSCAN_TUNE_SAT_SEGMENT);
+    if (set > 0)
+        return (size_t)set < bands ? (size_t)set : bands;
+    const size_t busiest = clscan__tiles(bands * chunks, groups), split = clscan__table_sat_split(&ctx->info);
     if (split && busiest >= split)
         return 1;
     size_t seg = 1;
@@ -170,11 +178,11 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
     cl_ulong w = width, bands64 = bands, stride = width + chunks, seg_rows = segments - 1, band_rows = bands - 1;
     const cl_uint seg_cols = sat_scan_cols(wg, segments > 1 ? segments - 1 : 1);
     const size_t scanners = segments > 1 ? clscan__tiles(width, seg_cols) : 0;
-    if (!ctx->sat_separate && chunks <= wg && bands * chunks <= SAT_MIDDLE_TILES &&
+    if (!clscan__tuned(ctx, CLSCAN_TUNE_SAT_SEPARATE) && chunks <= wg && bands * chunks <= SAT_MIDDLE_TILES &&
         bands + scanners <= CLSCAN__MAX_GROUPS) {   /* a group for every band: none may be left out */
         const clscan__arg args[] = {CLSCAN__MEM(sums),    CLSCAN__MEM(carries), CLSCAN__VAL(w),
                                     CLSCAN__VAL(bands64), CLSCAN__VAL(seg_rows), CLSCAN__VAL(seg_cols)};
-        return clscan__launch_into(ctx, p, p->sat_middle, "sat_middle", args, sizeof args / sizeof args[0],
+        return clscan__launch_into(ctx, p, "sat_middle", CLSCAN__ARGS(args),
                                    bands + scanners, carries);
     }
     clscan_status st = CLSCAN_SUCCESS;
@@ -182,12 +190,12 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
         const cl_uint cols = sat_scan_cols(wg, bands - 1);
         const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(stride), CLSCAN__VAL(w), CLSCAN__VAL(seg_rows),
                                     CLSCAN__VAL(band_rows), CLSCAN__VAL(cols)};
-        st = clscan__launch_into(ctx, p, p->sat_scan_sums, "sat_scan_sums", args, sizeof args / sizeof args[0],
+        st = clscan__launch_into(ctx, p, "sat_scan_sums", CLSCAN__ARGS(args),
                                  clscan__tiles(width + chunks, cols), sums);
     }
     if (st == CLSCAN_SUCCESS) {
         const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
-        st = clscan__launch_into(ctx, p, p->sat_band_carries, "sat_band_carries", args, sizeof args / sizeof args[0],
+        st = clscan__launch_into(ctx, p, "sat_band_carries", CLSCAN__ARGS(args),
                                  bands, carries);
     }
     return st;
@@ -200,20 +208,33 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
  * Tests ask for part-band tiles on any shape. */
 #define SAT_TILE_MIN_SEGMENT 4
 
+/* The parameters as #defines; the tables look back their own way: no tile look-back (lookback.clh). */
+static void sat_defines(clscan__config *cfg)
+{
+    cfg->defines[0] = '\0';
+    clscan__config_define(cfg, "SP_WORDS_ONLY", NULL);
+    clscan__config_define_uint(cfg, "SAT_BAND", cfg->param[BAND]);
+    if (cfg->param[CARRY_ROWS])
+        clscan__config_define_uint(cfg, "SAT_CARRY_ROWS", cfg->param[CARRY_ROWS]);
+    if (cfg->param[WIDE])
+        clscan__config_define(cfg, "SAT_WIDE", NULL);
+}
+
 /* The table pass's program: p's, in tiles of part of a band where the context says so
  * (clscan__context_sat_tile) and segments are long, reading the carries of whole bands. */
 static clscan_status sat_table_program(clscan_context *ctx, const clscan__program *p, size_t seg,
                                        const clscan__program **table)
 {
-    const unsigned band = p->config.sat_band;
-    const unsigned rows = clscan__context_sat_tile(ctx, band, clscan_type_size(p->config.type));
-    if (rows == band || (seg < SAT_TILE_MIN_SEGMENT && ctx->sat_tile == 0)) {
+    const unsigned band = p->config.param[BAND];
+    const unsigned rows = clscan__sat_tile(ctx, band, clscan_type_size(p->config.type));
+    if (rows == band || (seg < SAT_TILE_MIN_SEGMENT && clscan__tuned(ctx, CLSCAN_TUNE_SAT_TILE) == 0)) {
         *table = p;
         return CLSCAN_SUCCESS;
     }
     clscan__config cfg = p->config;
-    cfg.sat_band = rows;
-    cfg.sat_carry_rows = band;
+    cfg.param[BAND] = rows;
+    cfg.param[CARRY_ROWS] = band;
+    sat_defines(&cfg);
     clscan__program *t = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &t);
     *table = t;
@@ -229,7 +250,7 @@ static clscan_status sat_table_program(clscan_context *ctx, const clscan__progra
 static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                     size_t width, size_t height, size_t elem)
 {
-    const size_t band = p->config.sat_band, bands = clscan__tiles(height, band);
+    const size_t band = p->config.param[BAND], bands = clscan__tiles(height, band);
     const size_t chunks = clscan__tiles(width, p->config.wg_size), tiles = bands * chunks;
     /* The passes over the image: groups that stay, a wave of them, each loading its next tile while
      * it works on this one. */
@@ -239,14 +260,14 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
     clscan_status st = sat_table_program(ctx, p, seg, &table);
     if (st != CLSCAN_SUCCESS)
         return st;
-    const size_t sub = band / table->config.sat_band, table_bands = clscan__tiles(height, table->config.sat_band);
+    const size_t sub = band / table->config.param[BAND], table_bands = clscan__tiles(height, table->config.param[BAND]);
     if (!sat_tiles_fit(width, chunks, bands, band, table_bands))
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too much scratch", width,
                             height);
     cl_mem sums = NULL, carries = NULL;
-    st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_CARRIES, tiles * band * elem, &carries);
+    st = clscan__scratch(ctx, CARRIES, tiles * band * elem, &carries);
     if (st == CLSCAN_SUCCESS && bands > 1)
-        st = clscan__scratch(ctx, CLSCAN__SCRATCH_SAT_SUMS, (bands - 1) * (width + chunks) * elem, &sums);
+        st = clscan__scratch(ctx, SUMS, (bands - 1) * (width + chunks) * elem, &sums);
     cl_ulong w = width, h = height;
     const cl_uint bands32 = (cl_uint)bands, seg32 = (cl_uint)seg;
     cl_uint epoch = 0;
@@ -256,7 +277,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
         const clscan__arg args[] = {CLSCAN__MEM(in),  CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w),
                                     CLSCAN__VAL(h),   CLSCAN__VAL(bands32), CLSCAN__VAL(seg32),
                                     CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(epoch)};
-        st = clscan__launch_into(ctx, p, p->sat_band_sums, "sat_band_sums", args, sizeof args / sizeof args[0], groups,
+        st = clscan__launch_into(ctx, p, "sat_band_sums", CLSCAN__ARGS(args), groups,
                                  carries);
         if (st == CLSCAN_SUCCESS)
             ctx->sp_epoch = epoch;
@@ -271,8 +292,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
                                     CLSCAN__MEM(carries),   CLSCAN__VAL(w),         CLSCAN__VAL(h),
                                     CLSCAN__VAL(tiles_down), CLSCAN__VAL(tiles_seg), CLSCAN__MEM(ctx->sp_counters),
                                     CLSCAN__VAL(epoch)};
-        st = clscan__launch(ctx, table, table->sat_seeded_tiles, "sat_seeded_tiles", args,
-                            sizeof args / sizeof args[0], groups);
+        st = clscan__launch(ctx, table, "sat_seeded_tiles", CLSCAN__ARGS(args), groups);
         if (st == CLSCAN_SUCCESS)
             ctx->sp_epoch = epoch;
     }
@@ -297,8 +317,9 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
  * 16384 and 0-1% for 1024 x 65536. */
 static int sat_takes_three_passes(const clscan_context *ctx, size_t bands, size_t chunks)
 {
-    if (ctx->sat_path != CLSCAN__SAT_POLICY)
-        return ctx->sat_path == CLSCAN__SAT_THREE_PASS;
+    const long path = clscan__tuned(ctx, CLSCAN_TUNE_SAT_PATH);
+    if (path)
+        return path == 2;
     if (bands * chunks <= SAT_SINGLE_TILES)
         return 0;
     return bands <= SAT_WAVE * (size_t)ctx->info.compute_units || (chunks >= 8 && chunks <= 32);
@@ -310,16 +331,16 @@ static int sat_takes_three_passes(const clscan_context *ctx, size_t bands, size_
  * table program. Rows start anywhere, so tiles are never assumed aligned for vector loads anyway. */
 static clscan__config sat_config(const clscan_context *ctx, clscan_type type, size_t width, size_t height)
 {
-    const clscan__tuning t = clscan__context_tuning(ctx, type);
-    clscan__config cfg = clscan__config_with(ctx, type, CLSCAN_ADD, width, t);
-    cfg.sat = 1;
-    cfg.sat_band = clscan__context_sat_band(ctx, t, clscan_type_size(type));
-    cfg.sat_wide = ctx->sat_wide || clscan__sat_wide(width * height);
+    const clscan__tuning t = clscan__scan_tile(ctx, type);
+    clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_SAT, type, CLSCAN_ADD, width, t);
+    cfg.param[BAND] = clscan__sat_band(ctx, t, clscan_type_size(type));
+    cfg.param[WIDE] = clscan__tuned(ctx, CLSCAN_TUNE_SAT_WIDE) || clscan__sat_wide(width * height);
     cfg.wg = CLSCAN_WG_HILLIS_STEELE;
     cfg.stream = 0;
     cfg.sg = CLSCAN__SG_NONE;
     cfg.vec_io = 0;
     cfg.vec4 = 0;
+    sat_defines(&cfg);
     return cfg;
 }
 
@@ -333,9 +354,9 @@ static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, siz
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
-    if (!cfg.sat_band)
+    if (!cfg.param[BAND])
         return sat_cpu_bands(ctx, p, in, out, width, height, clscan_type_size(type));
-    return sat_takes_three_passes(ctx, clscan__tiles(height, cfg.sat_band), clscan__tiles(width, cfg.wg_size))
+    return sat_takes_three_passes(ctx, clscan__tiles(height, cfg.param[BAND]), clscan__tiles(width, cfg.wg_size))
                ? sat_three_pass(ctx, p, in, out, width, height, clscan_type_size(type))
                : sat_one_pass(ctx, p, in, out, width, height);
 }

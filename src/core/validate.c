@@ -1,7 +1,7 @@
 /* Argument checks shared by every public operation: enum ranges, buffers (context, size via
  * CL_MEM_SIZE, access flags) and overlap through sub-buffers. Each check records what is wrong and
  * returns CLSCAN_INVALID_ARGUMENT before anything is enqueued. */
-#include "internal.h"
+#include "core.h"
 
 int clscan__type_valid(clscan_type type) { return (unsigned)type <= CLSCAN_DOUBLE; }
 int clscan__op_valid(clscan_op op) { return (unsigned)op <= CLSCAN_MAX; }

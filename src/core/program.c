@@ -1,0 +1,217 @@
+/* Programs: the one function that writes the #define block, the concatenation of a program's files as
+ * the registry lists them, the build (from the disk cache of cache.c, else from source), its kernels,
+ * and the in-memory list of one built program per configuration per context. */
+#include "core.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* OpenCL C 1.2, except where the KHR sub-group path is asked for: compilers declare its built-ins from
+ * 2.0 on (clang: "implicit declaration of function 'sub_group_scan_inclusive_add'" as 1.2). */
+const char *clscan__build_options(const clscan__config *cfg)
+{
+    return cfg->sg == CLSCAN__SG_KHR ? "-cl-std=CL2.0" : "-cl-std=CL1.2";
+}
+
+static const char *type_define(clscan_type t)
+{
+    static const char *const names[] = {"INT32", "UINT32", "INT64", "UINT64", "FLOAT", "DOUBLE"};
+    return names[t];
+}
+
+static const char *op_define(clscan_op op)
+{
+    static const char *const names[] = {"ADD", "MUL", "MIN", "MAX"};
+    return names[op];
+}
+
+static const char *wg_define(clscan_wg_algorithm wg)
+{
+    return wg == CLSCAN_WG_BLELLOCH ? "BLELLOCH" : wg == CLSCAN_WG_SUBGROUP ? "SUBGROUP" : "HILLIS_STEELE";
+}
+
+static const char *sg_define(clscan__subgroup_kind sg)
+{
+    static const char *const names[] = {"#define CLSCAN_SG_LOCAL\n", "#define CLSCAN_SG_KHR\n",
+                                        "#define CLSCAN_SG_INTEL\n", "#define CLSCAN_SG_NVIDIA_PTX\n"};
+    return names[sg];
+}
+
+void clscan__config_define(clscan__config *cfg, const char *name, const char *value)
+{
+    size_t used = strlen(cfg->defines);
+    snprintf(cfg->defines + used, sizeof cfg->defines - used, "#define %s%s%s\n", name, value ? " " : "",
+             value ? value : "");
+}
+
+void clscan__config_define_uint(clscan__config *cfg, const char *name, unsigned value)
+{
+    char text[16];
+    snprintf(text, sizeof text, "%u", value);
+    clscan__config_define(cfg, name, text);
+}
+
+int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
+{
+    return snprintf(buf, len,
+                    "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
+                    "#define WG_SIZE %u\n#define ITEMS %u\n%s%s%s%s%s%s%s%s",
+                    type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
+                    cfg->defines, cfg->stream ? "#define CLSCAN_ITEMS_STREAM\n" : "", sg_define(cfg->sg),
+                    cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "", cfg->vec4 ? "#define CLSCAN_VEC4\n" : "",
+                    cfg->atomics64 ? "#define SP_ATOMIC64\n" : "",
+                    cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "",
+                    cfg->volatile_reads ? "#define SP_VOLATILE_READS\n" : "");
+}
+
+/* ---- building ------------------------------------------------------------------------------- */
+/* The defines, then the program's files in the registry's order. */
+static char *assemble_source(const clscan_context *ctx, const clscan__config *cfg)
+{
+    char defines[1024];
+    const char *files[CLSCAN__MAX_FILES + 1];
+    clscan__program_files(cfg->program, files);
+    size_t total = (size_t)clscan__write_defines(cfg, defines, sizeof defines) + 1;
+    for (int i = 0; files[i]; i++)
+        total += strlen(clscan__source_text(&ctx->sources, files[i])) + 64 + strlen(files[i]);
+    char *src = malloc(total);
+    if (!src)
+        return NULL;
+    size_t used = (size_t)snprintf(src, total, "%s", defines);
+    for (int i = 0; files[i]; i++)
+        used += (size_t)snprintf(src + used, total - used, "\n#line 1 /* %s */\n%s", files[i],
+                                 clscan__source_text(&ctx->sources, files[i]));
+    return src;
+}
+
+static clscan_status build_failed(clscan_context *ctx, cl_program prog, cl_int err)
+{
+    size_t len = 0;
+    char log[12000] = "";
+    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) == CL_SUCCESS && len > 0)
+        clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, len < sizeof log ? len : sizeof log,
+                              len < sizeof log ? log : NULL, NULL);
+    log[sizeof log - 1] = '\0';
+    if (len >= sizeof log)   /* too long to fetch whole: say so rather than fetch a cut copy */
+        snprintf(log, sizeof log, "(build log of %zu bytes is too long to keep)", len);
+    return clscan__fail(ctx, CLSCAN_BUILD_FAILED, "clBuildProgram failed: %s (%d); sources from %s; build log:\n%s",
+                        clscan__cl_error_name(err), err, ctx->sources.dir, log);
+}
+
+static clscan_status build_from_source(clscan_context *ctx, const char *source, const char *key, const char *options,
+                                       cl_program *out)
+{
+    cl_int err = CL_SUCCESS;
+    cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
+    if (!prog || err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clCreateProgramWithSource", err);
+    err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clscan_status st = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS
+                               ? build_failed(ctx, prog, err) : clscan__fail_cl(ctx, "clBuildProgram", err);
+        clReleaseProgram(prog);
+        return st;
+    }
+    ctx->stats.source_builds++;
+    if (ctx->cache_on)
+        clscan__cache_store(ctx, key, prog);
+    *out = prog;
+    return CLSCAN_SUCCESS;
+}
+
+static clscan_status create_kernel(clscan_context *ctx, cl_program prog, const char *name, unsigned wg, cl_kernel *out)
+{
+    cl_int err = CL_SUCCESS;
+    *out = clCreateKernel(prog, name, &err);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clCreateKernel", err);
+    size_t max_wg = 0;
+    err = clGetKernelWorkGroupInfo(*out, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clGetKernelWorkGroupInfo", err);
+    if (max_wg < wg)
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "kernel %s runs at most %zu work-items a group on %s, %u needed",
+                            name, max_wg, ctx->info.name, wg);
+    return CLSCAN_SUCCESS;
+}
+
+static void program_free(clscan__program *p)
+{
+    for (int i = 0; i < CLSCAN__MAX_KERNELS; i++)
+        if (p->kernels[i])
+            clReleaseKernel(p->kernels[i]);
+    if (p->program)
+        clReleaseProgram(p->program);
+    free(p);
+}
+
+void clscan__programs_free(clscan__program *list)
+{
+    while (list) {
+        clscan__program *next = list->next;
+        program_free(list);
+        list = next;
+    }
+}
+
+static int same_config(const clscan__config *a, const clscan__config *b)
+{
+    return a->program == b->program && a->type == b->type && a->op == b->op && a->wg == b->wg &&
+           a->wg_size == b->wg_size && a->items == b->items && a->stream == b->stream && a->sg == b->sg &&
+           a->vec_io == b->vec_io && a->vec4 == b->vec4 && a->atomics64 == b->atomics64 &&
+           a->force_fallback == b->force_fallback && a->volatile_reads == b->volatile_reads &&
+           memcmp(a->param, b->param, sizeof a->param) == 0 && strcmp(a->defines, b->defines) == 0;
+}
+
+/* Every kernel the registry lists for the program. */
+static clscan_status create_kernels(clscan_context *ctx, clscan__program *p)
+{
+    const char *const *names = clscan__program_kernels(p->config.program);
+    clscan_status st = CLSCAN_SUCCESS;
+    for (int i = 0; st == CLSCAN_SUCCESS && names[i]; i++)
+        st = create_kernel(ctx, p->program, names[i], p->config.wg_size, &p->kernels[i]);
+    return st;
+}
+
+clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg, clscan__program **out)
+{
+    for (clscan__program *p = ctx->programs; p; p = p->next)
+        if (same_config(&p->config, cfg)) {
+            *out = p;
+            return CLSCAN_SUCCESS;
+        }
+    clscan__program *p = calloc(1, sizeof *p);
+    char *source = assemble_source(ctx, cfg);
+    if (!p || !source) {
+        free(p);
+        free(source);
+        return clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "host allocation failed while assembling a program");
+    }
+    p->config = *cfg;
+    char key[33];
+    const char *options = clscan__build_options(cfg);
+    clscan__cache_key(&ctx->info, source, options, key);
+    if (clscan__tuned(ctx, CLSCAN_TUNE_DUMP_SOURCE)) {   /* a debugging aid asked for; the library's only output */
+        char defines[1024];
+        clscan__write_defines(cfg, defines, sizeof defines);
+        fprintf(stderr, "clscan: program %s for %s, options \"%s\":\n%s", key, ctx->info.name, options, defines);
+    }
+    clscan_status st = CLSCAN_SUCCESS;
+    p->program = ctx->cache_on ? clscan__cache_load(ctx, key, options) : NULL;
+    if (!p->program)
+        st = build_from_source(ctx, source, key, options, &p->program);
+    free(source);
+    if (st == CLSCAN_SUCCESS)
+        st = create_kernels(ctx, p);
+    if (st != CLSCAN_SUCCESS) {
+        program_free(p);
+        return st;
+    }
+    p->next = ctx->programs;
+    ctx->programs = p;
+    *out = p;
+    return CLSCAN_SUCCESS;
+}

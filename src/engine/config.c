@@ -1,0 +1,56 @@
+/* A program's configuration from the context: the tile in force, the work-group algorithm, and the
+ * device features each program may use (sub-groups, vector loads, 64-bit status words, volatile
+ * reads) unless the override asks for the portable paths; and the operators' identities. */
+#include "engine.h"
+#include <math.h>
+#include <string.h>
+
+/* Whether full tiles can move as ITEMS-wide vectors: a vector type of that width exists and every
+ * buffer start is aligned to it. Not 2-wide: PoCL 6.0's compiler stops on an assertion in the tile
+ * kernels built so (its work-item loops, "Cannot add context restore for a PHI node at the region
+ * entry"), and pairs gain next to nothing over scalar loads. */
+static int vector_io(const clscan_context *ctx, unsigned items, int stream, size_t elem)
+{
+    int width_ok = !stream && (items == 4 || items == 8 || items == 16);
+    return width_ok && ctx->info.base_align >= items * elem;
+}
+
+clscan__config clscan__config_with(const clscan_context *ctx, clscan__program_id id, clscan_type type, clscan_op op,
+                                   size_t n, clscan__tuning t)
+{
+    const int portable = clscan__tuned(ctx, CLSCAN_TUNE_PORTABLE) != 0;
+    const size_t elem = clscan_type_size(type);
+    clscan__config cfg = {.program = id, .type = type, .op = op};
+    cfg.wg = ctx->wg == CLSCAN_WG_AUTO ? clscan__table_wg(&ctx->info, type, n) : ctx->wg;
+    cfg.sg = cfg.wg == CLSCAN_WG_SUBGROUP && !portable ? ctx->info.subgroups : CLSCAN__SG_NONE;
+    cfg.wg_size = t.wg_size, cfg.items = t.items, cfg.stream = t.stream;
+    cfg.vec_io = !portable && vector_io(ctx, t.items, t.stream, elem);
+    cfg.vec4 = !portable && ctx->info.base_align >= 4 * elem;
+    cfg.atomics64 = ctx->info.int64_atomics && !portable;
+    cfg.force_fallback = clscan__tuned(ctx, CLSCAN_TUNE_FORCE_FALLBACK) != 0;
+    cfg.volatile_reads = ctx->info.volatile_status && !portable;
+    return cfg;
+}
+
+clscan_status clscan__scan_program(clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
+                                   clscan__program **p)
+{
+    clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_SCAN, type, op, n, clscan__scan_tile(ctx, type));
+    return clscan__get_program(ctx, &cfg, p);
+}
+
+void clscan__identity(clscan_type type, clscan_op op, void *out)
+{
+    union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f; double d; } v;
+    int add = op == CLSCAN_ADD, mul = op == CLSCAN_MUL, min = op == CLSCAN_MIN;
+    switch (type) {
+    case CLSCAN_INT32: v.i32 = add ? 0 : mul ? 1 : min ? INT32_MAX : INT32_MIN; break;
+    case CLSCAN_UINT32: v.u32 = add ? 0u : mul ? 1u : min ? UINT32_MAX : 0u; break;
+    case CLSCAN_INT64: v.i64 = add ? 0 : mul ? 1 : min ? INT64_MAX : INT64_MIN; break;
+    case CLSCAN_UINT64: v.u64 = add ? 0u : mul ? 1u : min ? UINT64_MAX : 0u; break;
+    case CLSCAN_FLOAT: v.f = add ? 0.0f : mul ? 1.0f : min ? INFINITY : -INFINITY; break;
+    default: v.d = add ? 0.0 : mul ? 1.0 : min ? (double)INFINITY : -(double)INFINITY; break;
+    }
+    memcpy(out, &v, clscan_type_size(type));
+}
+

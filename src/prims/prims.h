@@ -1,0 +1,44 @@
+/* What the primitives share among themselves and with their tests: their checks and validated work
+ * (for collective.c, the agreement points of clscan_mpi) and their pure geometry. Each primitive's
+ * own code stays in its file; a primitive never calls another's. Needs engine, tuning, core. */
+#ifndef CLSCAN_PRIMS_H
+#define CLSCAN_PRIMS_H
+
+#include "engine/engine.h"
+
+/* ---- checks, then the validated work, lock held ----------------------------------------------- */
+/* Every check of the public scan, nothing enqueued. */
+clscan_status clscan__check_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                 clscan_op op);
+clscan_status clscan__check_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                   const void *result);
+/* Writes *result only on success; n == 0 gives the identity. */
+clscan_status clscan__reduce_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                 void *result);
+clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                    clscan_type type, const size_t *count);
+/* Writes *count only on success. */
+clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                  clscan_type type, size_t *count);
+
+/* ---- geometry: pure size arithmetic, checked to n = 2^40 by test_host -------------------------- */
+/* Reductions: tiles, tiles a group and groups for n elements at tile, at most 8 groups a compute unit
+ * (reduce.c); all zero for n == 0. */
+typedef struct clscan__reduce_shape { size_t tiles, per_group, groups; } clscan__reduce_shape;
+clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compute_units);
+/* Compaction: whether the single launch fits, its count and status values being uint (compact.c). */
+int clscan__compact_one_pass_fits(size_t n, size_t tiles);
+/* Sorts: tiles and digit counts (tiles << radix_bits), whether counts need 64 bits, and the split
+ * path's groups (sort.c). */
+typedef struct clscan__sort_shape { size_t tiles, counts; } clscan__sort_shape;
+clscan__sort_shape clscan__sort_geometry(size_t n, size_t tile, unsigned radix_bits);
+int clscan__sort_hist64(size_t n);
+size_t clscan__split_groups(size_t n, size_t tile);
+/* Summed-area tables: rows per band of the CPU shape (sat_band < -1: -sat_band rows, an override), and
+ * whether the bands' status words and scratch stay addressable; whether a table of n elements needs
+ * the GPU kernels' 64-bit element offsets (sat.c). */
+size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, long sat_band);
+int clscan__sat_bands_fit(size_t width, size_t bands);
+int clscan__sat_wide(size_t n);
+
+#endif /* CLSCAN_PRIMS_H */

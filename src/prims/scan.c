@@ -1,0 +1,81 @@
+/* The public scans: every check before anything is enqueued, the lock, the scan engine
+ * (src/engine/scan.c), and the host-memory conveniences. */
+#include "prims.h"
+
+clscan_status clscan__check_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                 clscan_op op)
+{
+    clscan_status st = clscan__check_type_op(ctx, n, type, op);
+    if (st != CLSCAN_SUCCESS || n == 0)
+        return st;
+    size_t elem = clscan_type_size(type);
+    st = clscan__check_buffer(ctx, in, "in", n, elem, 1, 0);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_buffer(ctx, out, "out", n, elem, 0, 1);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_overlap(ctx, in, n * elem, out, n * elem, 1);
+    return st;
+}
+
+static clscan_status scan_device(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                 clscan_op op, int exclusive)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = clscan__check_scan(ctx, in, out, n, type, op);
+    if (st == CLSCAN_SUCCESS && n > 0) {
+        clscan__outputs(ctx, out, NULL);
+        st = clscan__scan_enqueue(ctx, in, out, n, type, op, exclusive);
+        clscan__outputs(ctx, NULL, NULL);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clscan_status clscan_inclusive_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, clscan_op op)
+{
+    return scan_device(ctx, in, out, n, type, op, 0);
+}
+
+clscan_status clscan_exclusive_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, clscan_op op)
+{
+    return scan_device(ctx, in, out, n, type, op, 1);
+}
+
+/* Host conveniences: one device buffer, scanned in place, read back with a blocking read. */
+static clscan_status scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type,
+                               clscan_op op, int exclusive)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = clscan__check_type_op(ctx, n, type, op);
+    if (st == CLSCAN_SUCCESS && n > 0 && (!in || !out))
+        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is NULL", in ? "out" : "in");
+    if (st == CLSCAN_SUCCESS && n > 0) {
+        size_t bytes = n * clscan_type_size(type);
+        cl_int err = CL_SUCCESS;
+        cl_mem buf = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, (void *)in, &err);
+        if (err != CL_SUCCESS)
+            st = clscan__fail_cl(ctx, "clCreateBuffer (host scan)", err);
+        if (st == CLSCAN_SUCCESS)
+            st = clscan__scan_enqueue(ctx, buf, buf, n, type, op, exclusive);
+        if (st == CLSCAN_SUCCESS && (err = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL)) != CL_SUCCESS)
+            st = clscan__fail_cl(ctx, "clEnqueueReadBuffer (host scan)", err);
+        if (buf)
+            clReleaseMemObject(buf);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clscan_status clscan_inclusive_scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type, clscan_op op)
+{
+    return scan_host(ctx, in, out, n, type, op, 0);
+}
+
+clscan_status clscan_exclusive_scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type, clscan_op op)
+{
+    return scan_host(ctx, in, out, n, type, op, 1);
+}

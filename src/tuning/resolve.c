@@ -1,0 +1,111 @@
+/* What is in force on a context: a table's value, unless the override of clscan_tuning.h sets it,
+ * then fitted to the device (work-group size, local memory). The local memory a launch declares is
+ * computed here from the same shapes the kernels use. */
+#include "tuning.h"
+
+/* Local memory a scan_tiles launch needs: the padded tile (none when streaming) plus the larger
+ * work-group scratch. */
+static size_t tile_local_bytes(clscan__tuning t, size_t elem)
+{
+    size_t tile = t.stream ? 0 : (size_t)t.wg_size * t.items, wg = t.wg_size;
+    size_t scratch = 3 * wg + 1;   /* the largest: sub-group slices plus their totals */
+    return (tile + tile / 32 + scratch) * elem;
+}
+
+/* Local memory the compaction kernels need (compact.cl), whatever the element: every work-item's
+ * flag mask words and rank (none when streaming) and the count scan's scratch; their elements go
+ * from registers straight to their places. */
+static size_t compact_local_bytes(clscan__tuning t, size_t elem)
+{
+    (void)elem;
+    size_t wg = t.wg_size, words = t.stream ? 0 : (t.items + 31) / 32;
+    return (wg * (words + 1) + 3 * wg + 1) * sizeof(cl_uint);
+}
+
+/* The table's tile t under the override and the device's limits; local_bytes says what a launch of
+ * that shape declares in local memory. */
+static clscan__tuning in_force(const clscan_context *ctx, clscan_type type, clscan__tuning t,
+                               size_t (*local_bytes)(clscan__tuning, size_t))
+{
+    if (clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE))
+        t.wg_size = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE), t.items = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_ITEMS);
+    long mode = clscan__tuned(ctx, CLSCAN_TUNE_ITEMS_MODE);
+    if (mode)
+        t.stream = mode == 2;
+    size_t elem = clscan_type_size(type);
+    t.wg_size = clscan__floor_pow2(t.wg_size < ctx->info.max_wg ? t.wg_size : ctx->info.max_wg);
+    if (t.items == 0)
+        t.items = 1;
+    /* Leave room for what the compiler adds and the look-back's window; shrink items first, then
+     * the group. */
+    while (local_bytes(t, elem) + 1024 > ctx->info.local_mem && (t.items > 1 || t.wg_size > 1)) {
+        if (t.items > 1)
+            t.items /= 2;
+        else
+            t.wg_size /= 2;
+    }
+    return t;
+}
+
+clscan__tuning clscan__scan_tile(const clscan_context *ctx, clscan_type type)
+{
+    return in_force(ctx, type, clscan__table_scan_tile(&ctx->info, type), tile_local_bytes);
+}
+
+clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type)
+{
+    return in_force(ctx, type, clscan__table_compact_tile(&ctx->info, type), compact_local_bytes);
+}
+
+/* The sort's own local-memory fit is the sort's (src/prims/sort.c): it depends on its digits. */
+clscan__sort_tuning clscan__sort_tuning_for(const clscan_context *ctx, size_t key_bytes)
+{
+    clscan__sort_tuning t = clscan__table_sort(&ctx->info, key_bytes);
+    if (clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE))   /* tests: a shape the table does not pick here */
+        t.wg_size = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE), t.items = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_ITEMS);
+    if (clscan__tuned(ctx, CLSCAN_TUNE_SORT_RADIX_BITS))
+        t.radix_bits = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_SORT_RADIX_BITS);
+    return t;
+}
+
+/* A power of two up to 32 (a row run of that many columns must not straddle a padding slot) and up
+ * to the work-group size, halved until the band's tile and tables fit in local memory. */
+unsigned clscan__sat_band(const clscan_context *ctx, clscan__tuning t, size_t elem)
+{
+    long set = clscan__tuned(ctx, CLSCAN_TUNE_SAT_BAND);
+    unsigned band = set < 0 ? 0 : set > 0 ? (unsigned)set : clscan__table_sat_band(&ctx->info);
+    if (band == 0)
+        return 0;
+    band = clscan__floor_pow2(band < 32 ? band : 32);
+    band = band < t.wg_size ? band : clscan__floor_pow2(t.wg_size);
+    while (band > 1 && ((size_t)band * t.wg_size * 33 / 32 + t.wg_size + band) * elem + 1024 > ctx->info.local_mem)
+        band /= 2;
+    return band;
+}
+
+unsigned clscan__sat_tile(const clscan_context *ctx, unsigned band, size_t elem)
+{
+    long set = clscan__tuned(ctx, CLSCAN_TUNE_SAT_TILE);
+    const unsigned rows = set > 0 ? (unsigned)set : clscan__table_sat_tile(&ctx->info, elem);
+    return rows > 0 && rows < band ? clscan__floor_pow2(rows) : band;
+}
+
+size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles)
+{
+    long set = clscan__tuned(ctx, CLSCAN_TUNE_SP_GROUPS);
+    size_t per_cu = set < 0 ? 0 : set > 0 ? (size_t)set : clscan__table_sp_groups_per_cu(&ctx->info);
+    size_t groups = per_cu * (ctx->info.compute_units ? ctx->info.compute_units : 1);
+    return per_cu && groups < tiles ? groups : tiles;
+}
+
+clscan_status clscan_tuning_tile_in_force(clscan_context *ctx, clscan_type type, int compact,
+                                          clscan_tuning_tile *tile)
+{
+    if (!ctx || !tile || (unsigned)type > CLSCAN_DOUBLE)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan__tuning t = compact ? clscan__compact_tile(ctx, type) : clscan__scan_tile(ctx, type);
+    pthread_mutex_unlock(&ctx->lock);
+    *tile = (clscan_tuning_tile){t.wg_size, t.items, t.stream};
+    return CLSCAN_SUCCESS;
+}

@@ -1,0 +1,61 @@
+/* The scan engine's table: the tile of scans, reductions and reduce-then-scan by element width, the
+ * band of sizes where 8-byte scans take reduce-then-scan, and the single-pass groups a compute unit;
+ * with the choices AUTO makes from it. `clscan-bench --tune` prints a row for the current device. */
+#include "tuning.h"
+
+typedef struct scan_row {
+    clscan__device_key key;
+    unsigned wg4, items4;            /* 4-byte elements */
+    unsigned wg8, items8;            /* 8-byte elements */
+    int stream;                      /* items read twice from memory instead of held in registers */
+    size_t rts8_from, rts8_to;       /* 8-byte elements: reduce-then-scan for n in [from, to) */
+    unsigned sp_groups_per_cu;       /* single-pass: groups a compute unit (0: a group a tile) */
+} scan_row;
+
+static const scan_row table[] = {
+    /* NVIDIA (measured: H100, H200). On the H100, 8-byte single-pass lost to reduce-then-scan by
+     * 10-25% at 2^21 and 2^22 in two runs and won below and above: the band is measured, not derived.
+     * On the H200 a group a tile lost 5% to 8 groups a compute unit that take tile after tile. */
+    {.key = {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, .wg4 = 256, .items4 = 32, .wg8 = 128, .items8 = 32,
+     .rts8_from = (size_t)1 << 21, .rts8_to = (size_t)1 << 23, .sp_groups_per_cu = 8},
+    /* GPUs not measured: modest tiles. */
+    {.key = {NULL, NULL, CL_DEVICE_TYPE_GPU}, .wg4 = 256, .items4 = 8, .wg8 = 256, .items8 = 4},
+    /* CPUs (PoCL, 2 cores): a work-item a long run, streamed. */
+    {.key = {NULL, NULL, CL_DEVICE_TYPE_CPU}, .wg4 = 16, .items4 = 8192, .wg8 = 16, .items8 = 4096, .stream = 1},
+    {.key = {NULL, NULL, 0}, .wg4 = 128, .items4 = 8, .wg8 = 128, .items8 = 4},
+};
+
+clscan__tuning clscan__table_scan_tile(const clscan__device_info *dev, clscan_type type)
+{
+    const scan_row *row = CLSCAN__ROW(dev, table);
+    int wide = clscan_type_size(type) == 8;
+    return (clscan__tuning){wide ? row->wg8 : row->wg4, wide ? row->items8 : row->items4, row->stream};
+}
+
+unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev)
+{
+    return CLSCAN__ROW(dev, table)->sp_groups_per_cu;
+}
+
+clscan_strategy clscan__table_strategy(const clscan__device_info *dev, clscan_type type, size_t n)
+{
+    /* One tile: block-sum is a single scan_tiles launch with no status words, 7-12% faster than
+     * single-pass at 2^10..2^13 on the H100. Above, single-pass moves 2n elements in one launch; it
+     * has passed the suite on the H100 and on PoCL and was the fastest there from 2^14 up. */
+    clscan__tuning t = clscan__table_scan_tile(dev, type);
+    if (n <= (size_t)t.wg_size * t.items)
+        return CLSCAN_STRATEGY_BLOCK_SUM;
+    const scan_row *row = CLSCAN__ROW(dev, table);
+    if (clscan_type_size(type) == 8 && n >= row->rts8_from && n < row->rts8_to)
+        return CLSCAN_STRATEGY_REDUCE_THEN_SCAN;
+    return CLSCAN_STRATEGY_SINGLE_PASS;
+}
+
+clscan_wg_algorithm clscan__table_wg(const clscan__device_info *dev, clscan_type type, size_t n)
+{
+    (void)type, (void)n;
+    /* With register shuffles a group scan is a few instructions and two barriers; without them,
+     * over a few hundred work-item totals the log2 steps of Hillis-Steele beat the 2 log2 steps (and
+     * idle halves) of Blelloch, the extra work being on values already in local memory. */
+    return dev->subgroups != CLSCAN__SG_NONE ? CLSCAN_WG_SUBGROUP : CLSCAN_WG_HILLIS_STEELE;
+}

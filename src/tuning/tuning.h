@@ -1,0 +1,57 @@
+/* The tuning layer: a table per primitive with named fields, rows keyed from specific to general
+ * (device name, vendor and type, any), and the resolution of a table's value with the override of
+ * clscan_tuning.h and the device's limits. Read by the engine and the primitives; needs only core.
+ * The figures behind each value are in bench/notebook.md. */
+#ifndef CLSCAN_TUNING_LAYER_H
+#define CLSCAN_TUNING_LAYER_H
+
+#include "core/core.h"
+
+/* Which devices a row is for: every field that is set must match (substrings of vendor and name). */
+typedef struct clscan__device_key {
+    const char *vendor, *name;
+    cl_device_type type;            /* 0: any */
+} clscan__device_key;
+/* The first of count rows (each stride bytes, starting with a clscan__device_key) that matches dev;
+ * the last row matches every device. */
+const void *clscan__table_row(const clscan__device_info *dev, const void *rows, size_t count, size_t stride);
+#define CLSCAN__ROW(dev, table) \
+    ((const __typeof__(table[0]) *)clscan__table_row(dev, table, sizeof table / sizeof table[0], sizeof table[0]))
+
+/* A tile: work-group size, items per work-item, and whether those items stay in global memory and are
+ * read twice (CLSCAN_ITEMS_STREAM, CPUs). */
+typedef struct clscan__tuning { unsigned wg_size, items; int stream; } clscan__tuning;
+
+/* ---- the scan engine's table (scan.c) --------------------------------------------------------- */
+/* The table's tile for elements of this type (before the device's limits). */
+clscan__tuning clscan__table_scan_tile(const clscan__device_info *dev, clscan_type type);
+/* The strategy and work-group algorithm AUTO stand for. */
+clscan_strategy clscan__table_strategy(const clscan__device_info *dev, clscan_type type, size_t n);
+clscan_wg_algorithm clscan__table_wg(const clscan__device_info *dev, clscan_type type, size_t n);
+/* Single-pass launches: work-groups a compute unit, each taking tile after tile (0: a group a tile). */
+unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev);
+
+/* ---- the other primitives' tables (compact.c, sort.c, sat.c) ----------------------------------- */
+clscan__tuning clscan__table_compact_tile(const clscan__device_info *dev, clscan_type type);
+typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; } clscan__sort_tuning;
+clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes);
+/* Summed-area tables: rows per band (0: the CPU shape), tiles a group from which three-pass tasks are
+ * one band (0: never), rows of the table pass's tiles for elem-byte elements (0: a band). */
+unsigned clscan__table_sat_band(const clscan__device_info *dev);
+unsigned clscan__table_sat_split(const clscan__device_info *dev);
+unsigned clscan__table_sat_tile(const clscan__device_info *dev, size_t elem);
+
+/* ---- in force on a context (resolve.c): table, override, device limits ------------------------- */
+clscan__tuning clscan__scan_tile(const clscan_context *ctx, clscan_type type);
+clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type);
+clscan__sort_tuning clscan__sort_tuning_for(const clscan_context *ctx, size_t key_bytes);
+/* Rows per band of single-pass summed-area tables under tile t (override, table, local memory). */
+unsigned clscan__sat_band(const clscan_context *ctx, clscan__tuning t, size_t elem);
+/* Rows of the three-pass table pass's tiles for bands of `band` rows (a power of two up to the band). */
+unsigned clscan__sat_tile(const clscan_context *ctx, unsigned band, size_t elem);
+/* Work-groups a single-pass launch over `tiles` tiles starts. */
+size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles);
+/* The largest power of two not above v (at least 1, at most 2^30). */
+unsigned clscan__floor_pow2(size_t v);
+
+#endif /* CLSCAN_TUNING_LAYER_H */
