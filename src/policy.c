@@ -53,7 +53,7 @@ clscan__tuning clscan__policy_tuning(const clscan__device_info *dev, clscan_type
 }
 
 /* The compaction's tile: on PoCL its ranking and scatter ran 20% slower in the scans' 4-byte tile of
- * 16 x 8192 than in 8 x 4096 (docs/benchmarks.md), so CPUs give it its own. */
+ * 16 x 8192 than in 8 x 4096 (bench/notebook.md), so CPUs give it its own. */
 clscan__tuning clscan__policy_compact_tuning(const clscan__device_info *dev, clscan_type type)
 {
     const policy_row *row = row_for(dev);
@@ -76,7 +76,7 @@ unsigned clscan__policy_sat_band(const clscan__device_info *dev)
 
 /* Three-pass summed-area tables whose groups have at least this many tiles take tasks of one band
  * (src/sat.c). Float 8192 x 8192, tasks of one band against the 32 the rule picks otherwise: H100
- * 303.5 against 314.5 us, H200 254-257 against 241-245 (docs/benchmarks.md). */
+ * 303.5 against 314.5 us, H200 254-257 against 241-245 (bench/notebook.md). */
 unsigned clscan__policy_sat_split(const clscan__device_info *dev)
 {
     return row_for(dev)->sat_split;
@@ -85,7 +85,7 @@ unsigned clscan__policy_sat_split(const clscan__device_info *dev)
 /* Rows of the three-pass table pass's tiles, a part of a band (the launches before it keep whole
  * bands). On the H200 a bare copy in the table pass's pattern took 147-150 us in tiles of 16 rows
  * against 161-162 in tiles of 32, and the float table 228-229 against 234-235 (8192 x 8192); the
- * H100's float table and both cards' 8-byte ones were no faster (docs/benchmarks.md). */
+ * H100's float table and both cards' 8-byte ones were no faster (bench/notebook.md). */
 unsigned clscan__policy_sat_tile(const clscan__device_info *dev, size_t elem)
 {
     return elem == 4 ? row_for(dev)->sat_tile4 : 0;
@@ -104,7 +104,7 @@ clscan_strategy clscan__policy_strategy(const clscan__device_info *dev, clscan_t
     /* One tile: block-sum is a single scan_tiles launch with no status words, 7-12% faster than
      * single-pass at 2^10..2^13 on the H100. Above, single-pass moves 2n elements in one launch; it
      * has passed the suite on the H100 and on PoCL and was the fastest there from 2^14 up
-     * (docs/benchmarks.md). */
+     * (bench/notebook.md). */
     clscan__tuning t = clscan__policy_tuning(dev, type);
     if (n <= (size_t)t.wg_size * t.items)
         return CLSCAN_STRATEGY_BLOCK_SUM;
