@@ -220,7 +220,7 @@ void sat_band_tables(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
 /* An element's offset in the image: 32 bits unless the host says the image has more than 2^32
  * elements (SAT_WIDE). With 64-bit offsets ptxas gave the sums pass 102-110 registers a work-item,
  * with 32-bit ones 80, and the float 8192 x 8192 table on the H200 took 235 us against 240
- * (docs/benchmarks.md). */
+ * (bench/notebook.md). */
 #if defined(SAT_WIDE)
 typedef ulong sat_idx;
 #else
@@ -537,7 +537,7 @@ uint sat_take_task(__global uint *counters, uint epoch, __local uint *next)
 /* The tile the sums pass starts task k with: its bottom band, past the last band when there is no
  * task k. The sums pass walks each segment up, so that what it read last, still in L2 when the table
  * pass starts, is the top of every segment, where the table pass starts: float 8192 x 8192 on the
- * H100 took 316-318 us against 319-322 walking down (docs/benchmarks.md). */
+ * H100 took 316-318 us against 319-322 walking down (bench/notebook.md). */
 void sat_sums_start(uint k, uint tasks, uint seg, uint chunks, uint num_bands, uint *b, uint *c)
 {
     sat_task_start(k, seg, chunks, b, c);

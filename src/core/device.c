@@ -119,7 +119,7 @@ cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, long fo
     info->is_nvidia = info->vendor_id == 0x10de || strstr(info->vendor, "NVIDIA") != NULL;
     /* NVIDIA GPUs: volatile loads of the look-back status words go to L2, where the atomics that
      * publish them are performed, and cost less than an atomic each; the summed-area table, which reads
-     * one word per column per band, ran 13-30% faster with them on the H100 (docs/benchmarks.md). The
+     * one word per column per band, ran 13-30% faster with them on the H100 (bench/notebook.md). The
      * words carry their epoch tag, so a stale read only looks unpublished. */
     info->volatile_status = info->is_nvidia && (info->type & CL_DEVICE_TYPE_GPU);
     /* Oclgrind 21.10, the kernel checker: memory zeroed by clEnqueueFillBuffer still counts as

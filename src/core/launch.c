@@ -29,7 +29,7 @@ static void *landing(clscan_context *ctx)
 
 /* A read into pinned memory that does not block, then clFinish: on the H100 (driver 580.159.04) a
  * 4-byte result came back 15.4-15.7 us after a kernel was enqueued, against 17.4-18.0 us for a
- * blocking read into the stack (docs/benchmarks.md; in whole calls the difference was within noise). */
+ * blocking read into the stack (bench/notebook.md; in whole calls the difference was within noise). */
 clscan_status clscan__read_back(clscan_context *ctx, cl_mem buf, size_t offset, size_t size, void *value,
                                 const char *what)
 {

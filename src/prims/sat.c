@@ -30,7 +30,7 @@ static clscan_status check_bands(clscan_context *ctx, size_t width, size_t heigh
 
 /* CPUs: a band a compute unit, but no band under SAT_CPU_MIN_ROWS rows: each band costs three status
  * words a column, and with their cache lines passing from core to core they took as long as about
- * a hundred elements of work a column on PoCL (docs/benchmarks.md). Tests ask for other heights. */
+ * a hundred elements of work a column on PoCL (bench/notebook.md). Tests ask for other heights. */
 #define SAT_CPU_MIN_ROWS 128
 size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, long sat_band)
 {
@@ -117,7 +117,7 @@ static cl_uint sat_scan_cols(unsigned wg, size_t rows)
  * (sat_split: the H100), groups with at least that many tiles take tasks of one band instead: with
  * tasks taken from a counter (cl/sat.cl) short ones end more evenly, which on the H100 outweighs the
  * sums (float 8192 x 8192: 303.5 us against 314.5) and on the H200 does not (254-257 against 241-245;
- * docs/benchmarks.md). A test or experiment may set it (CLSCAN_TUNE_SAT_SEGMENT). */
+ * bench/notebook.md). A test or experiment may set it (CLSCAN_TUNE_SAT_SEGMENT). */
 #define SAT_SEGMENT_MAX 32
 static size_t sat_segment(const clscan_context *ctx, size_t bands, size_t chunks, size_t groups)
 {
@@ -165,7 +165,7 @@ static clscan_status sat_next_epoch(clscan_context *ctx, const clscan__program *
  * (a band's group at most bands x chunks loads, from L2, 16 at a time a work-item) rather than wait
  * on their scan in a launch of its own. One launch fewer: on the H200 float 1024 x 1024 took 24 us
  * against 29, 2048 x 2048 35-37 against 41-42, 8192 x 8192 (256 x 32) 232-234 against 234-236; on
- * the H100 8192 x 8192 the same either way (docs/benchmarks.md). */
+ * the H100 8192 x 8192 the same either way (bench/notebook.md). */
 #define SAT_MIDDLE_TILES 8192
 
 /* The middle of sat_three_pass (cl/sat.cl): the segments' column sums and the bands' chunk totals
@@ -204,7 +204,7 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
 /* Bands a segment needs before the table pass takes it in tiles of part of a band: on the H200
  * (float, tiles of 16 rows against 32) 8192 x 8192 in segments of 32 bands took 228-231 us against
  * 234-237, 4096 x 4096 in segments of 8 74.5-77 against 75-78, 3072 x 3072 in segments of 5 51-52.5
- * against 53-54, and 2048 x 2048 in segments of 2 32.0-32.4 against 30.5-31.5 (docs/benchmarks.md).
+ * against 53-54, and 2048 x 2048 in segments of 2 32.0-32.4 against 30.5-31.5 (bench/notebook.md).
  * Tests ask for part-band tiles on any shape. */
 #define SAT_TILE_MIN_SEGMENT 4
 
@@ -300,7 +300,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
 }
 
 /* Tiles (bands x chunks) up to which a GPU table takes single-pass: one launch against three, where
- * the chain of look-backs is still short. One process each, both paths forced (docs/benchmarks.md):
+ * the chain of look-backs is still short. One process each, both paths forced (bench/notebook.md):
  * float 256 x 256 on the H200 (16 tiles) 16-18 us against 26-30, 512 x 512 (64) 21 against 26-27,
  * 640 x 480 (90) about the same, 1024 x 512 (128) 29 against 26-28; on the H100 (bands of 32 rows)
  * 512 x 512 (32) 24 against 32-33, 768 x 768 (72) 28-29 against 32-33, 1024 x 1024 (128) 33
@@ -312,7 +312,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
  * above it, is the critical path, and at any height for images of 8 to 32 chunks a row. With more
  * bands the chain runs beside the bands already going, and single-pass's lighter traffic wins where
  * its band walks are long (64 chunks) or its bands very many (4 chunks). Measured on the H100 with
- * segments of bands, each path forced, two rounds in one call (docs/benchmarks.md): three passes 5%
+ * segments of bands, each path forced, two rounds in one call (bench/notebook.md): three passes 5%
  * faster for 8192 x 12288, 2% for 4096 x 16384 and 1-2% for 2048 x 32768; 1-2% slower for 16384 x
  * 16384 and 0-1% for 1024 x 65536. */
 static int sat_takes_three_passes(const clscan_context *ctx, size_t bands, size_t chunks)
