@@ -890,7 +890,35 @@ static void take_string(reader *r, char *out)
 }
 
 /* Creation also reads strings from the environment: one of them is set from the input meanwhile. */
-static const char *const env_names[] = {NULL, "CLSCAN_EXTRA_DEFINES", "CLSCAN_SAT_BAND", "CLSCAN_DEVICE"};
+static const char *const env_names[] = {NULL, "CLSCAN_TUNING", "CLSCAN_CACHE", "CLSCAN_DEVICE"};
+
+/* A second reading of $CLSCAN_TUNING's grammar: entries between commas, each empty or a key name of
+ * clscan_tuning.h, '=', and a decimal integer (sign allowed) of at most 31 characters. */
+static int tuning_text_valid(const char *text)
+{
+    for (const char *entry = text; *entry;) {
+        size_t len = strcspn(entry, ",");
+        const char *eq = memchr(entry, '=', len);
+        if (len > 0) {
+            int known = 0;
+            for (int k = 0; eq && k < CLSCAN_TUNE_KEY_COUNT; k++) {
+                const char *name = clscan_tuning_key_name((clscan_tuning_key)k);
+                known |= strlen(name) == (size_t)(eq - entry) && !strncmp(entry, name, strlen(name));
+            }
+            size_t digits = eq ? len - (size_t)(eq - entry) - 1 : 0;
+            char number[32] = "";
+            if (!known || digits == 0 || digits > 31)
+                return 0;
+            memcpy(number, eq + 1, digits);
+            char *end = NULL;
+            (void)strtol(number, &end, 10);
+            if (*end != '\0')
+                return 0;
+        }
+        entry += len + (entry[len] == ',');
+    }
+    return 1;
+}
 
 static int create_call(reader *r, call *c)
 {
@@ -910,6 +938,8 @@ static int create_call(reader *r, call *c)
     }
     clscan_context *made = (clscan_context *)&made, **out = (shape & 0x38) == 0x38 ? NULL : &made;
     clscan_status want = out ? expected_create(text) : CLSCAN_INVALID_ARGUMENT;
+    if (want == CLSCAN_SUCCESS && env == env_names[1] && !tuning_text_valid(value))
+        want = CLSCAN_INVALID_ARGUMENT;
     char before[4096];
     snprintf(before, sizeof before, "%s", clscan_last_error(NULL));
     clscan_status got = clscan_context_create(out, text);
@@ -919,8 +949,6 @@ static int create_call(reader *r, call *c)
         unsetenv(env);
     free(saved);
     check_status(c, got, want);
-    if (got == CLSCAN_SUCCESS && strnlen(made->extra_defines, sizeof made->extra_defines) == sizeof made->extra_defines)
-        fail(c, "the defines from CLSCAN_EXTRA_DEFINES overran their buffer");
     check_created(c, got, out ? made : NULL, NULL, before);
     return 1;   /* a failed creation touches no context */
 }
@@ -1016,7 +1044,8 @@ static void setup(void)
     /* Tiles of 32 elements, so that n <= MAX_N spans up to 128 of them: block-sum levels, look-back
      * and scratch that grows between calls are what a buffer's size and offset can break (PoCL's own
      * tiles of 32768 would make every call one tile). */
-    test_set_tile(ctx, 8, 4);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_WG_SIZE, 8);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS, 4);
     verbose = getenv("CLSCAN_FUZZ_VERBOSE") && strcmp(getenv("CLSCAN_FUZZ_VERBOSE"), "1") == 0;
     every_config = getenv("CLSCAN_FUZZ_EVERY_CONFIG") && strcmp(getenv("CLSCAN_FUZZ_EVERY_CONFIG"), "1") == 0;
 }

@@ -1,4 +1,4 @@
-/* Fuzz target: the disk-cache file check of src/program.c (clscan__cache_parse, what cache_read applies
+/* Fuzz target: the disk-cache file check of src/core/cache.c (clscan__cache_parse, what cache_read applies
  * to a file's bytes before handing a binary to the driver). The input is the whole file, looked up under
  * a fixed key. The verdict is compared with a second reading of the format written here (magic, key,
  * length, checksum, nothing after the binary); an accepted binary must lie inside the input. */

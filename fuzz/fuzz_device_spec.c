@@ -1,4 +1,4 @@
-/* Fuzz target: the device-spec parser and matcher of src/select.c (clscan__parse_device_spec,
+/* Fuzz target: the device-spec parser and matcher of src/core/select.c (clscan__parse_device_spec,
  * clscan__match_device), which read $CLSCAN_DEVICE and clscan_context_create's string. The input is
  * the spec (up to its first NUL byte). Each result is checked against a second, independently written
  * reading of the grammar, and every match against a fixed list of devices; no OpenCL device needed. */

@@ -6,7 +6,7 @@
  * file; CLSCAN_CACHE=0 writes nothing. Sources: a kernel file missing, empty or a folder fails context
  * creation with KERNEL_NOT_FOUND naming it; a truncated, syntax-broken or NUL-holed file fails exactly
  * the operations built from it, with the build log, while the others go on working on that context.
- * CLSCAN_DUMP_SOURCE=1 prints the define block. Child processes are this program run again with
+ * CLSCAN_TUNING=dump_source=1 prints the define block. Child processes are this program run again with
  * "child" (and "other": a second configuration). */
 #define _POSIX_C_SOURCE 200809L
 #include "prims/prims.h"
@@ -578,11 +578,11 @@ static void test_kernel_files_damaged(void **state)
     unsetenv("CLSCAN_CACHE");
 }
 
-/* Everything a child process prints, stderr included, with $CLSCAN_DUMP_SOURCE set to value. */
+/* Everything a child process prints, stderr included, with CLSCAN_TUNING=dump_source=value. */
 static void child_output(const char *value, char *buf, size_t len)
 {
     char cmd[4300];
-    snprintf(cmd, sizeof cmd, "CLSCAN_DUMP_SOURCE=%s '%s' child 2>&1", value, self_exe);
+    snprintf(cmd, sizeof cmd, "CLSCAN_TUNING=dump_source=%s '%s' child 2>&1", value, self_exe);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     size_t got = fread(buf, 1, len - 1, p);
@@ -590,7 +590,7 @@ static void child_output(const char *value, char *buf, size_t len)
     pclose(p);
 }
 
-/* CLSCAN_DUMP_SOURCE=1 prints each program's define block (here: the child's uint64 max program). */
+/* CLSCAN_TUNING=dump_source=1 prints each program's define block (here: the child's uint64 max program). */
 static void test_dump_source(void **state)
 {
     (void)state;
