@@ -89,14 +89,14 @@ static int usage(FILE *f, int code)
             "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
             "the first type (needs gnuplot). --tune searches work-group size x items per work-item for\n"
             "the single-pass scan and the compaction at 2^max-log (GPUs: 64-1024 x 2-64, CPUs: 1-32 x\n"
-            "256-16384) and prints the fastest as table rows to paste (src/tuning/) and as one JSON line.\n"
-            "--device takes the\n"
-            "CLSCAN_DEVICE forms. --replot draws the plot from a CSV this tool wrote (say, on a machine\n"
-            "without gnuplot) and runs nothing. --mpi (builds with MPI only): every rank holds 2^K int32\n"
-            "(default K = 28) and times a copy, its one-device scan (AUTO and reduce-then-scan) and\n"
-            "clscan_mpi_inclusive_scan over all ranks (the slowest rank's time), and the MPI step alone;\n"
-            "one row a rank, the global result checked on every rank. Devices as clscan_mpi_context_create\n"
-            "picks them, or --device on every rank. Exit status 1 when any result is wrong.\n");
+            "256-16384) and prints the fastest as table rows to paste into src/tuning/ and as one JSON\n"
+            "line. --device takes the CLSCAN_DEVICE forms. --replot draws the plot from a CSV this tool\n"
+            "wrote (say, on a machine without gnuplot) and runs nothing. --mpi (builds with MPI only):\n"
+            "every rank holds 2^K int32 (default K = 28) and times a copy, its one-device scan (AUTO and\n"
+            "reduce-then-scan) and clscan_mpi_inclusive_scan over all ranks (the slowest rank's time), and\n"
+            "the MPI step alone; one row a rank, the global result checked on every rank. Devices as\n"
+            "clscan_mpi_context_create picks them, or --device on every rank. Exit status 1 when any\n"
+            "result is wrong.\n");
     return code;
 }
 

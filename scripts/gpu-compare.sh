@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Speed of this checkout against an older one, side by side on the GPU test machine: both built in
+# /tmp, then clscan-bench --auto-only (every output verified) at each size of LOGS for TYPES, the two
+# builds taking turns ROUNDS times, so that both see the same card in the same state. Prints each
+# primitive's time under both and their ratio (median over rounds). BASE: the older source tree (say,
+# `git archive REV | tar -x -C .base`, carried). Needs scripts/gpu-run.sh's setup (ICD, cmocka not).
+set -u -o pipefail
+OUT=${OUT:-/tmp/clscan-gpu-out}
+BASE=${BASE:-.base}
+LOGS=${LOGS:-26 28}
+TYPES=${TYPES:-uint32,float,int64}
+ROUNDS=${ROUNDS:-2}
+mkdir -p "$OUT" /etc/OpenCL/vendors
+echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+extra=()
+if ! ls /usr/lib/x86_64-linux-gnu/libOpenCL.so >/dev/null 2>&1; then
+  lib=$(ls /usr/lib/x86_64-linux-gnu/libOpenCL.so.1* /usr/local/cuda/lib64/libOpenCL.so* 2>/dev/null | head -1)
+  extra+=("-DOpenCL_LIBRARY=$lib")
+fi
+for side in base new; do
+  src=$(pwd); [[ $side == base ]] && src=$(cd "$BASE" && pwd)
+  cmake -S "$src" -B /tmp/cmp-$side -DCLSCAN_TESTS=OFF "${extra[@]}" >"$OUT/cmp-$side-configure.log" 2>&1 &&
+    cmake --build /tmp/cmp-$side -j16 --target clscan-bench >"$OUT/cmp-$side-build.log" 2>&1 ||
+    { echo "the $side build failed"; tail -20 "$OUT/cmp-$side-build.log"; exit 1; }
+done
+export CLSCAN_DEVICE=gpu
+rc=0
+for r in $(seq "$ROUNDS"); do
+  for k in $LOGS; do
+    for side in base new; do
+      CLSCAN_CACHE_DIR=/tmp/cmp-cache-$side /tmp/cmp-$side/clscan-bench --auto-only --types "$TYPES" \
+        --min-log "$k" --max-log "$k" >"$OUT/cmp-$side-$k-$r.txt" 2>&1 || { echo "$side 2^$k round $r failed"; rc=1; }
+    done
+  done
+done
+python3 - "$OUT" <<'PY'
+import glob, re, statistics, sys
+rows = {}
+for path in glob.glob(sys.argv[1] + "/cmp-*-*-*.txt"):
+    side = re.search(r"cmp-(base|new)-", path).group(1)
+    for line in open(path):
+        m = re.match(r"(\d+)\s+(\w+)\s+(.+?)\s+(\d+\.\d+)\s+\d+\.\d+\s+\d+\.\d+\s+\S+$", line)
+        if not m or "C " in m.group(3) or "qsort" in m.group(3):
+            continue
+        key = (int(m.group(1)), m.group(2), m.group(3).strip())
+        rows.setdefault(key, {"base": [], "new": []})[side].append(float(m.group(4)))
+print(f"{'n':>10} {'type':7} {'what':40} {'base ms':>9} {'new ms':>9} {'new/base':>8}")
+for key in sorted(rows):
+    b, n = rows[key]["base"], rows[key]["new"]
+    if b and n:
+        mb, mn = statistics.median(b), statistics.median(n)
+        print(f"{key[0]:>10} {key[1]:7} {key[2][:40]:40} {mb:9.4f} {mn:9.4f} {mn / mb:8.3f}")
+PY
+grep -l WRONG "$OUT"/cmp-*.txt && rc=1
+exit $rc
