@@ -213,10 +213,6 @@ void sat_band_tables(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
 }
 
 /* ---- GPUs: one pass ------------------------------------------------------------------------------ */
-#ifndef SAT_PREFETCH
-#define SAT_PREFETCH 1         /* 0 (experiments): load each chunk only when it is its turn */
-#endif
-
 /* An element's offset in the image: 32 bits unless the host says the image has more than 2^32
  * elements (SAT_WIDE). With 64-bit offsets ptxas gave the sums pass 102-110 registers a work-item,
  * with 32-bit ones 80, and the float 8192 x 8192 table on the H200 took 235 us against 240
@@ -239,9 +235,7 @@ void sat_load_column(__global const CLSCAN_T *in, CLSCAN_T col[SAT_ROWS], ulong 
 }
 
 
-#ifndef SAT_WINDOW
-#define SAT_WINDOW 1           /* bands a look-back round reads (experiments: 2 / 4 / 8 were slower) */
-#endif
+#define SAT_WINDOW 1           /* bands a look-back round reads (2 / 4 / 8 were slower: docs/design.md) */
 
 /* One look-back round: both slots of bands j, j-1, .. j-SAT_WINDOW+1 read at once (one round trip,
  * not one for the inclusive prefix and another for the aggregate), then folded into *acc from the
@@ -417,17 +411,13 @@ void sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global sp_w
     if (lid < SAT_ROWS)
         carry[lid] = CLSCAN_IDENTITY;
     CLSCAN_T col[SAT_ROWS];
-#if SAT_PREFETCH
     CLSCAN_T ahead[SAT_ROWS];
-#endif
     sat_load_column(in, col, y0, rows, lid, width);
     for (ulong x0 = 0; x0 < width; x0 += WG_SIZE) {
         const ulong x = x0 + lid;
         const CLSCAN_T sum = sat_column_prefix(col);
-#if SAT_PREFETCH
         /* The next chunk's loads go out now and land while this chunk looks back and scans. */
         sat_load_column(in, ahead, y0, rows, x + WG_SIZE, width);
-#endif
         CLSCAN_T above = CLSCAN_IDENTITY;
         if (x < width && b > 0) {
             sp_publish(status, b * width + x, SP_FLAG_A, epoch, sum);
@@ -436,12 +426,8 @@ void sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global sp_w
         if (x < width && b + 1 < num_bands)
             sp_publish(status, b * width + x, SP_FLAG_P, epoch, CLSCAN_OP(above, sum));
         sat_chunk(out, col, above, y0, rows, x, width, 1, tile, runs, carry);
-#if SAT_PREFETCH
         for (uint r = 0; r < SAT_ROWS; r++)
             col[r] = ahead[r];
-#else
-        sat_load_column(in, col, y0, rows, x + WG_SIZE, width);
-#endif
     }
 }
 
@@ -708,9 +694,7 @@ void sat_band_carries(__global const CLSCAN_T *sums, __global CLSCAN_T *carries,
 /* above[c] = chunk c's total over bands 0 .. b-1, added up from the unscanned chunk totals (column
  * width + c of sums, a row a band): work-item (p, c) takes bands p, p + parts, ..., then the parts
  * are added up in local memory. chunks <= WG_SIZE. */
-#ifndef SAT_ABOVE_BATCH
-#define SAT_ABOVE_BATCH 16
-#endif
+#define SAT_ABOVE_BATCH 16     /* loads in flight a work-item (8 and 32 were no faster: docs/design.md) */
 void sat_above_chunks(__global const CLSCAN_T *sums, ulong stride, ulong width, ulong chunks, ulong b,
                       __local CLSCAN_T *above, __local CLSCAN_T *part_total)
 {
