@@ -40,7 +40,7 @@ static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(status),
                                 CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
                                 CLSCAN__VAL(epoch)};
-    st = clscan__launch(ctx, p, p->compact_single_pass, "compact_single_pass", args, sizeof args / sizeof args[0],
+    st = clscan__launch(ctx, p, p->compact_single_pass, "clscan_compact_single_pass", args, sizeof args / sizeof args[0],
                         clscan__sp_groups(ctx, tiles));
     if (st != CLSCAN_SUCCESS)
         return st;
@@ -59,13 +59,13 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
         return st;
     cl_ulong n64 = n, tiles64 = tiles, count = 0;
     const clscan__arg counting[] = {CLSCAN__MEM(flags), CLSCAN__MEM(counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-    st = clscan__launch(ctx, p, p->count_tiles, "count_tiles", counting, sizeof counting / sizeof counting[0], tiles);
+    st = clscan__launch(ctx, p, p->count_tiles, "clscan_count_tiles", counting, sizeof counting / sizeof counting[0], tiles);
     if (st == CLSCAN_SUCCESS)
         st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(counts),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, p->compact_tiles, "compact_tiles", args, sizeof args / sizeof args[0], tiles);
+        st = clscan__launch(ctx, p, p->compact_tiles, "clscan_compact_tiles", args, sizeof args / sizeof args[0], tiles);
     if (st == CLSCAN_SUCCESS)
         st = clscan__read_back(ctx, counts, (tiles - 1) * sizeof count, sizeof count, &count, "compaction count");
     *kept = (size_t)count;

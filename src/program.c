@@ -49,32 +49,33 @@ static int sort_defines(const clscan__config *cfg, char *buf, size_t len)
     if (!cfg->sort_key)
         return snprintf(buf, len, "%s", "");
     clscan_type key = (clscan_type)(cfg->sort_key - 1);
-    const char *kind = key == CLSCAN_INT32 || key == CLSCAN_INT64 ? "#define SORT_KEY_SIGNED\n"
-                     : clscan__type_is_float(key) ? "#define SORT_KEY_FLOAT\n" : "";
-    return snprintf(buf, len, "#define SORT_KEY_BYTES %zu\n%s#define SORT_VALUE_BYTES %u\n#define RADIX_BITS %u\n%s",
+    const char *kind = key == CLSCAN_INT32 || key == CLSCAN_INT64 ? "#define CLSCAN_SORT_KEY_SIGNED\n"
+                     : clscan__type_is_float(key) ? "#define CLSCAN_SORT_KEY_FLOAT\n" : "";
+    return snprintf(buf, len,
+                    "#define CLSCAN_SORT_KEY_BYTES %zu\n%s#define CLSCAN_SORT_VALUE_BYTES %u\n#define CLSCAN_RADIX_BITS %u\n%s",
                     clscan_type_size(key), kind, cfg->sort_value_bytes, cfg->radix_bits,
-                    cfg->hist64 ? "#define SORT_HIST64\n" : "");
+                    cfg->hist64 ? "#define CLSCAN_SORT_HIST64\n" : "");
 }
 
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
-    char sort[256], sat[128] = "", carry[40] = "";
+    char sort[256], sat[192] = "", carry[48] = "";
     sort_defines(cfg, sort, sizeof sort);
     if (cfg->sat_carry_rows)
-        snprintf(carry, sizeof carry, "#define SAT_CARRY_ROWS %u\n", cfg->sat_carry_rows);
+        snprintf(carry, sizeof carry, "#define CLSCAN_SAT_CARRY_ROWS %u\n", cfg->sat_carry_rows);
     if (cfg->sat)   /* the tables look back their own way: no tile look-back (lookback.clh) */
-        snprintf(sat, sizeof sat, "#define SP_WORDS_ONLY\n#define SAT_BAND %u\n%s%s", cfg->sat_band, carry,
-                 cfg->sat_wide ? "#define SAT_WIDE\n" : "");
+        snprintf(sat, sizeof sat, "#define CLSCAN_SP_WORDS_ONLY\n#define CLSCAN_SAT_BAND %u\n%s%s", cfg->sat_band, carry,
+                 cfg->sat_wide ? "#define CLSCAN_SAT_WIDE\n" : "");
     return snprintf(buf, len,
-                    "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
-                    "#define WG_SIZE %u\n#define ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s%s%s%s",
+                    "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define CLSCAN_WG_ALGO_%s\n"
+                    "#define CLSCAN_WG_SIZE %u\n#define CLSCAN_ITEMS %u\n#define CLSCAN_PAYLOAD_BYTES %u\n%s%s%s%s%s%s%s%s%s",
                     type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
                     cfg->payload,
                     cfg->stream ? "#define CLSCAN_ITEMS_STREAM\n" : "", sg_define(cfg->sg), cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "",
                     cfg->vec4 ? "#define CLSCAN_VEC4\n" : "",
-                    cfg->atomics64 ? "#define SP_ATOMIC64\n" : "",
-                    cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "", sort, sat,
-                    cfg->volatile_reads ? "#define SP_VOLATILE_READS\n" : "");
+                    cfg->atomics64 ? "#define CLSCAN_SP_ATOMIC64\n" : "",
+                    cfg->force_fallback ? "#define CLSCAN_SP_FORCE_FALLBACK\n" : "", sort, sat,
+                    cfg->volatile_reads ? "#define CLSCAN_SP_VOLATILE_READS\n" : "");
 }
 
 /* ---- hashing: two independent 64-bit FNV-1a streams make the 128-bit key --------------------- */
@@ -406,61 +407,61 @@ static int same_config(const clscan__config *a, const clscan__config *b)
 static clscan_status scan_kernels(clscan_context *ctx, clscan__program *p)
 {
     const unsigned wg = p->config.wg_size;
-    clscan_status st = create_kernel(ctx, p->program, "scan_tiles", wg, &p->scan_tiles);
+    clscan_status st = create_kernel(ctx, p->program, "clscan_scan_tiles", wg, &p->scan_tiles);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "add_offsets", wg, &p->add_offsets);
+        st = create_kernel(ctx, p->program, "clscan_add_offsets", wg, &p->add_offsets);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "scan_one_group", wg, &p->scan_one_group);
+        st = create_kernel(ctx, p->program, "clscan_scan_one_group", wg, &p->scan_one_group);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "reduce_tiles", wg, &p->reduce_tiles);
+        st = create_kernel(ctx, p->program, "clscan_reduce_tiles", wg, &p->reduce_tiles);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "scan_single_pass", wg, &p->single_pass);
+        st = create_kernel(ctx, p->program, "clscan_scan_single_pass", wg, &p->single_pass);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "reduce_all", wg, &p->reduce_all);
+        st = create_kernel(ctx, p->program, "clscan_reduce_all", wg, &p->reduce_all);
     return st;
 }
 
 static clscan_status sat_kernels(clscan_context *ctx, clscan__program *p)
 {
     const unsigned wg = p->config.wg_size;
-    clscan_status st = create_kernel(ctx, p->program, "sat_band_tables", wg, &p->sat_band_tables);
+    clscan_status st = create_kernel(ctx, p->program, "clscan_sat_band_tables", wg, &p->sat_band_tables);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_single_pass", wg, &p->sat_single_pass);
+        st = create_kernel(ctx, p->program, "clscan_sat_single_pass", wg, &p->sat_single_pass);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_band_sums", wg, &p->sat_band_sums);
+        st = create_kernel(ctx, p->program, "clscan_sat_band_sums", wg, &p->sat_band_sums);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_scan_sums", wg, &p->sat_scan_sums);
+        st = create_kernel(ctx, p->program, "clscan_sat_scan_sums", wg, &p->sat_scan_sums);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_band_carries", wg, &p->sat_band_carries);
+        st = create_kernel(ctx, p->program, "clscan_sat_band_carries", wg, &p->sat_band_carries);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_middle", wg, &p->sat_middle);
+        st = create_kernel(ctx, p->program, "clscan_sat_middle", wg, &p->sat_middle);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sat_seeded_tiles", wg, &p->sat_seeded_tiles);
+        st = create_kernel(ctx, p->program, "clscan_sat_seeded_tiles", wg, &p->sat_seeded_tiles);
     return st;
 }
 
 static clscan_status compact_kernels(clscan_context *ctx, clscan__program *p)
 {
-    clscan_status st = create_kernel(ctx, p->program, "count_tiles", p->config.wg_size, &p->count_tiles);
+    clscan_status st = create_kernel(ctx, p->program, "clscan_count_tiles", p->config.wg_size, &p->count_tiles);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "compact_tiles", p->config.wg_size, &p->compact_tiles);
+        st = create_kernel(ctx, p->program, "clscan_compact_tiles", p->config.wg_size, &p->compact_tiles);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "compact_single_pass", p->config.wg_size, &p->compact_single_pass);
+        st = create_kernel(ctx, p->program, "clscan_compact_single_pass", p->config.wg_size, &p->compact_single_pass);
     return st;
 }
 
 static clscan_status sort_kernels(clscan_context *ctx, clscan__program *p)
 {
     const unsigned wg = p->config.wg_size;
-    clscan_status st = create_kernel(ctx, p->program, "sort_hist", wg, &p->sort_hist);
+    clscan_status st = create_kernel(ctx, p->program, "clscan_sort_hist", wg, &p->sort_hist);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sort_scatter", wg, &p->sort_scatter);
+        st = create_kernel(ctx, p->program, "clscan_sort_scatter", wg, &p->sort_scatter);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "sort_home", wg, &p->sort_home);
+        st = create_kernel(ctx, p->program, "clscan_sort_home", wg, &p->sort_home);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "split_flags", wg, &p->split_flags);
+        st = create_kernel(ctx, p->program, "clscan_split_flags", wg, &p->split_flags);
     if (st == CLSCAN_SUCCESS)
-        st = create_kernel(ctx, p->program, "split_scatter", wg, &p->split_scatter);
+        st = create_kernel(ctx, p->program, "clscan_split_scatter", wg, &p->split_scatter);
     return st;
 }
 

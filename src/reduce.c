@@ -71,7 +71,7 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
     const clscan__arg args[] = {CLSCAN__MEM(in),   CLSCAN__MEM(*result_buf), CLSCAN__MEM(status),
                                 CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
                                 CLSCAN__VAL(epoch), CLSCAN__VAL(taken)};
-    st = clscan__launch(ctx, p, p->reduce_all, "reduce_all", args, sizeof args / sizeof args[0], groups);
+    st = clscan__launch(ctx, p, p->reduce_all, "clscan_reduce_all", args, sizeof args / sizeof args[0], groups);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
     return st;

@@ -57,7 +57,7 @@ static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__MEM(scratch), CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(r),
                                 CLSCAN__VAL(bands64), CLSCAN__VAL(epoch), CLSCAN__VAL(in_place)};
-    st = clscan__launch(ctx, p, p->sat_band_tables, "sat_band_tables", args, sizeof args / sizeof args[0], groups);
+    st = clscan__launch(ctx, p, p->sat_band_tables, "clscan_sat_band_tables", args, sizeof args / sizeof args[0], groups);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* as for the scan: an enqueued launch uses up its epoch */
     return st;
@@ -80,7 +80,7 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(bands64), CLSCAN__VAL(epoch),
                                 CLSCAN__VAL(in_place)};
-    st = clscan__launch(ctx, p, p->sat_single_pass, "sat_single_pass", args, sizeof args / sizeof args[0], bands);
+    st = clscan__launch(ctx, p, p->sat_single_pass, "clscan_sat_single_pass", args, sizeof args / sizeof args[0], bands);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* as for the scan: an enqueued launch uses up its epoch */
     return st;
@@ -174,7 +174,7 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
         bands + scanners <= CLSCAN__MAX_GROUPS) {   /* a group for every band: none may be left out */
         const clscan__arg args[] = {CLSCAN__MEM(sums),    CLSCAN__MEM(carries), CLSCAN__VAL(w),
                                     CLSCAN__VAL(bands64), CLSCAN__VAL(seg_rows), CLSCAN__VAL(seg_cols)};
-        return clscan__launch_into(ctx, p, p->sat_middle, "sat_middle", args, sizeof args / sizeof args[0],
+        return clscan__launch_into(ctx, p, p->sat_middle, "clscan_sat_middle", args, sizeof args / sizeof args[0],
                                    bands + scanners, carries);
     }
     clscan_status st = CLSCAN_SUCCESS;
@@ -182,12 +182,12 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
         const cl_uint cols = sat_scan_cols(wg, bands - 1);
         const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(stride), CLSCAN__VAL(w), CLSCAN__VAL(seg_rows),
                                     CLSCAN__VAL(band_rows), CLSCAN__VAL(cols)};
-        st = clscan__launch_into(ctx, p, p->sat_scan_sums, "sat_scan_sums", args, sizeof args / sizeof args[0],
+        st = clscan__launch_into(ctx, p, p->sat_scan_sums, "clscan_sat_scan_sums", args, sizeof args / sizeof args[0],
                                  clscan__tiles(width + chunks, cols), sums);
     }
     if (st == CLSCAN_SUCCESS) {
         const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
-        st = clscan__launch_into(ctx, p, p->sat_band_carries, "sat_band_carries", args, sizeof args / sizeof args[0],
+        st = clscan__launch_into(ctx, p, p->sat_band_carries, "clscan_sat_band_carries", args, sizeof args / sizeof args[0],
                                  bands, carries);
     }
     return st;
@@ -256,7 +256,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
         const clscan__arg args[] = {CLSCAN__MEM(in),  CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w),
                                     CLSCAN__VAL(h),   CLSCAN__VAL(bands32), CLSCAN__VAL(seg32),
                                     CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(epoch)};
-        st = clscan__launch_into(ctx, p, p->sat_band_sums, "sat_band_sums", args, sizeof args / sizeof args[0], groups,
+        st = clscan__launch_into(ctx, p, p->sat_band_sums, "clscan_sat_band_sums", args, sizeof args / sizeof args[0], groups,
                                  carries);
         if (st == CLSCAN_SUCCESS)
             ctx->sp_epoch = epoch;
@@ -271,7 +271,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
                                     CLSCAN__MEM(carries),   CLSCAN__VAL(w),         CLSCAN__VAL(h),
                                     CLSCAN__VAL(tiles_down), CLSCAN__VAL(tiles_seg), CLSCAN__MEM(ctx->sp_counters),
                                     CLSCAN__VAL(epoch)};
-        st = clscan__launch(ctx, table, table->sat_seeded_tiles, "sat_seeded_tiles", args,
+        st = clscan__launch(ctx, table, table->sat_seeded_tiles, "clscan_sat_seeded_tiles", args,
                             sizeof args / sizeof args[0], groups);
         if (st == CLSCAN_SUCCESS)
             ctx->sp_epoch = epoch;

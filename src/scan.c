@@ -24,7 +24,7 @@ static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, c
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(totals), CLSCAN__MEM(prefix),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl),
                                 {clscan_type_size(p->config.type), seed ? seed : identity}};
-    return clscan__launch(ctx, p, p->scan_tiles, "scan_tiles", args, sizeof args / sizeof args[0], tiles);
+    return clscan__launch(ctx, p, p->scan_tiles, "clscan_scan_tiles", args, sizeof args / sizeof args[0], tiles);
 }
 
 static clscan_status add_offsets(clscan_context *ctx, const clscan__program *p, cl_mem out, cl_mem prefix,
@@ -32,7 +32,7 @@ static clscan_status add_offsets(clscan_context *ctx, const clscan__program *p, 
 {
     cl_ulong n64 = n, tiles64 = tiles;
     const clscan__arg args[] = {CLSCAN__MEM(out), CLSCAN__MEM(prefix), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-    return clscan__launch(ctx, p, p->add_offsets, "add_offsets", args, sizeof args / sizeof args[0], tiles);
+    return clscan__launch(ctx, p, p->add_offsets, "clscan_add_offsets", args, sizeof args / sizeof args[0], tiles);
 }
 
 static clscan_status reduce_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem totals,
@@ -41,7 +41,7 @@ static clscan_status reduce_tiles(clscan_context *ctx, const clscan__program *p,
     cl_ulong n64 = n, tiles64 = tiles;
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(totals), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
     /* In place, in is the caller's output, read only. */
-    return clscan__launch_into(ctx, p, p->reduce_tiles, "reduce_tiles", args, sizeof args / sizeof args[0], tiles,
+    return clscan__launch_into(ctx, p, p->reduce_tiles, "clscan_reduce_tiles", args, sizeof args / sizeof args[0], tiles,
                                totals);
 }
 
@@ -85,7 +85,7 @@ static clscan_status scan_totals(clscan_context *ctx, const clscan__program *p, 
     cl_ulong n64 = count;
     cl_uint excl = 1;
     const clscan__arg args[] = {CLSCAN__MEM(totals), CLSCAN__MEM(totals), CLSCAN__VAL(n64), CLSCAN__VAL(excl)};
-    return clscan__launch(ctx, p, p->scan_one_group, "scan_one_group", args, sizeof args / sizeof args[0], 1);
+    return clscan__launch(ctx, p, p->scan_one_group, "clscan_scan_one_group", args, sizeof args / sizeof args[0], 1);
 }
 
 /* Reduce-then-scan's first half: the exclusive prefixes of `count` tiles of in (tiles past n count as
@@ -210,7 +210,7 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl), CLSCAN__VAL(epoch),
                                 CLSCAN__VAL(in_place)};
-    st = clscan__launch(ctx, p, p->single_pass, "scan_single_pass", args, sizeof args / sizeof args[0],
+    st = clscan__launch(ctx, p, p->single_pass, "clscan_scan_single_pass", args, sizeof args / sizeof args[0],
                         clscan__sp_groups(ctx, tiles));
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* only a launch that was enqueued uses up its epoch */

@@ -133,7 +133,7 @@ static clscan_status lsd_hist(clscan_context *ctx, const clscan__program *p, con
     const cl_ulong n64 = a->n, tiles64 = tiles;
     const clscan__arg args[] = {CLSCAN__MEM(b->keys[from]), CLSCAN__MEM(b->hist), CLSCAN__MEM(b->varying),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(shift), CLSCAN__VAL(flags)};
-    return clscan__launch_into(ctx, p, p->sort_hist, "sort_hist", args, sizeof args / sizeof args[0], tiles, b->hist);
+    return clscan__launch_into(ctx, p, p->sort_hist, "clscan_sort_hist", args, sizeof args / sizeof args[0], tiles, b->hist);
 }
 
 /* The scan of the pass's counts into offsets, and its scatter. */
@@ -150,7 +150,7 @@ static clscan_status lsd_scatter(clscan_context *ctx, const clscan__program *p, 
     args[count++] = CLSCAN__VAL(shift);
     args[count++] = CLSCAN__VAL(r.flags);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch_into(ctx, p, p->sort_scatter, "sort_scatter", args, count, s->tiles, b->keys[r.to]);
+        st = clscan__launch_into(ctx, p, p->sort_scatter, "clscan_sort_scatter", args, count, s->tiles, b->keys[r.to]);
     return st;
 }
 
@@ -206,7 +206,7 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
     const cl_ulong n64 = a->n;
     home[args++] = CLSCAN__VAL(n64);
     if (st == CLSCAN_SUCCESS && count == 1)
-        st = clscan__launch(ctx, p, p->sort_home, "sort_home", home, args, shape.tiles);
+        st = clscan__launch(ctx, p, p->sort_home, "clscan_sort_home", home, args, shape.tiles);
     return st;
 }
 
@@ -226,7 +226,7 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         size_t count = pair_args(a, &b, r.from, r.to, scatter);   /* from, to (keys, then values) */
         const clscan__arg mark[] = {scatter[0], CLSCAN__MEM(b.hist), CLSCAN__VAL(n64), CLSCAN__VAL(bit),
                                     CLSCAN__VAL(r.flags)};
-        st = clscan__launch_into(ctx, p, p->split_flags, "split_flags", mark, sizeof mark / sizeof mark[0], groups,
+        st = clscan__launch_into(ctx, p, p->split_flags, "clscan_split_flags", mark, sizeof mark / sizeof mark[0], groups,
                                  b.hist);
         if (st == CLSCAN_SUCCESS)
             st = clscan__scan_enqueue(ctx, b.hist, b.hist, a->n, count_type(cfg), CLSCAN_ADD, 1);
@@ -235,7 +235,7 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         scatter[count++] = CLSCAN__VAL(bit);
         scatter[count++] = CLSCAN__VAL(r.flags);
         if (st == CLSCAN_SUCCESS)
-            st = clscan__launch_into(ctx, p, p->split_scatter, "split_scatter", scatter, count, groups, b.keys[r.to]);
+            st = clscan__launch_into(ctx, p, p->split_scatter, "clscan_split_scatter", scatter, count, groups, b.keys[r.to]);
     }
     return st;
 }

@@ -128,50 +128,50 @@ static void test_defines_and_keys(void **state)
     clscan__write_defines(&cfg, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define CLSCAN_TYPE_UINT64\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_OP_MIN\n"));
-    assert_non_null(strstr(buf, "#define WG_ALGO_BLELLOCH\n"));
-    assert_non_null(strstr(buf, "#define WG_SIZE 128\n"));
-    assert_non_null(strstr(buf, "#define ITEMS 4\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_WG_ALGO_BLELLOCH\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_WG_SIZE 128\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_ITEMS 4\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_SG_LOCAL\n"));
-    assert_non_null(strstr(buf, "#define SP_ATOMIC64\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SP_ATOMIC64\n"));
     assert_null(strstr(buf, "CLSCAN_VEC_IO"));
-    assert_null(strstr(buf, "SP_FORCE_FALLBACK"));
+    assert_null(strstr(buf, "CLSCAN_SP_FORCE_FALLBACK"));
     assert_null(strstr(buf, "CLSCAN_ITEMS_STREAM"));
     assert_null(strstr(buf, "CLSCAN_VEC4"));
-    assert_null(strstr(buf, "SAT_BAND"));
-    assert_null(strstr(buf, "SP_WORDS_ONLY"));
-    assert_null(strstr(buf, "SP_VOLATILE_READS"));
+    assert_null(strstr(buf, "CLSCAN_SAT_BAND"));
+    assert_null(strstr(buf, "CLSCAN_SP_WORDS_ONLY"));
+    assert_null(strstr(buf, "CLSCAN_SP_VOLATILE_READS"));
     clscan__config cfg2 = {CLSCAN_FLOAT, CLSCAN_ADD, CLSCAN_WG_SUBGROUP, 256, 8, 1, CLSCAN__SG_NVIDIA_PTX, 1, 1, 1, 1, 8, 0, 0, 0, 0, 1, 32, 1, 0, 0};
     clscan__write_defines(&cfg2, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define WG_ALGO_SUBGROUP\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_WG_ALGO_SUBGROUP\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_SG_NVIDIA_PTX\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_VEC_IO\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_ITEMS_STREAM\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_VEC4\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_PAYLOAD_BYTES 8\n"));
-    assert_non_null(strstr(buf, "#define SP_WORDS_ONLY\n#define SAT_BAND 32\n#define SP_VOLATILE_READS\n"));
-    assert_null(strstr(buf, "SORT_KEY"));
-    assert_non_null(strstr(buf, "#define SP_FORCE_FALLBACK\n"));
-    assert_null(strstr(buf, "SAT_WIDE"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SP_WORDS_ONLY\n#define CLSCAN_SAT_BAND 32\n#define CLSCAN_SP_VOLATILE_READS\n"));
+    assert_null(strstr(buf, "CLSCAN_SORT_KEY"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SP_FORCE_FALLBACK\n"));
+    assert_null(strstr(buf, "CLSCAN_SAT_WIDE"));
     cfg2.sat_wide = 1;                         /* an image past 2^32 elements: 64-bit offsets */
     clscan__write_defines(&cfg2, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define SAT_BAND 32\n#define SAT_WIDE\n"));
-    assert_null(strstr(buf, "SAT_CARRY_ROWS"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SAT_BAND 32\n#define CLSCAN_SAT_WIDE\n"));
+    assert_null(strstr(buf, "CLSCAN_SAT_CARRY_ROWS"));
     cfg2.sat_band = 16, cfg2.sat_carry_rows = 32;   /* a table pass in tiles of half a band */
     clscan__write_defines(&cfg2, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define SAT_BAND 16\n#define SAT_CARRY_ROWS 32\n#define SAT_WIDE\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SAT_BAND 16\n#define CLSCAN_SAT_CARRY_ROWS 32\n#define CLSCAN_SAT_WIDE\n"));
     cfg2.atomics64 = 0;                        /* no 64-bit atomics: 32-bit status words */
     clscan__write_defines(&cfg2, buf, sizeof buf);
-    assert_null(strstr(buf, "SP_ATOMIC64"));
+    assert_null(strstr(buf, "CLSCAN_SP_ATOMIC64"));
     /* A sort program: key width and kind, values, digit bits, count width. */
     clscan__config cfg3 = {CLSCAN_UINT64, CLSCAN_ADD, CLSCAN_WG_HILLIS_STEELE, 256, 16, 0, CLSCAN__SG_NONE, 0, 0, 0, 0, 0,
                            1 + CLSCAN_DOUBLE, 4, 8, 1, 0, 0, 0, 0, 0};
     clscan__write_defines(&cfg3, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define SORT_KEY_BYTES 8\n#define SORT_KEY_FLOAT\n#define SORT_VALUE_BYTES 4\n"
-                                "#define RADIX_BITS 8\n#define SORT_HIST64\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SORT_KEY_BYTES 8\n#define CLSCAN_SORT_KEY_FLOAT\n#define CLSCAN_SORT_VALUE_BYTES 4\n"
+                                "#define CLSCAN_RADIX_BITS 8\n#define CLSCAN_SORT_HIST64\n"));
     cfg3.sort_key = 1 + CLSCAN_INT32, cfg3.hist64 = 0;
     clscan__write_defines(&cfg3, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define SORT_KEY_BYTES 4\n#define SORT_KEY_SIGNED\n"));
-    assert_null(strstr(buf, "SORT_HIST64"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SORT_KEY_BYTES 4\n#define CLSCAN_SORT_KEY_SIGNED\n"));
+    assert_null(strstr(buf, "CLSCAN_SORT_HIST64"));
 
     clscan__device_info dev;
     memset(&dev, 0, sizeof dev);
