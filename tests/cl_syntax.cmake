@@ -44,23 +44,23 @@ foreach(layer IN LISTS layers)
   file(WRITE "${all}" "${text}")
   foreach(type IN LISTS types)
     foreach(algo HILLIS_STEELE BLELLOCH SUBGROUP)
-      check("${all}" "${layer} (with the layers below)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_${algo})
+      check("${all}" "${layer} (with the layers below)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_WG_ALGO_${algo})
     endforeach()
   endforeach()
 endforeach()
 
 foreach(type IN LISTS types)
-  check("${all}" "vector loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DWG_ALGO_SUBGROUP
-        -DCLSCAN_VEC_IO -DCLSCAN_VEC4 -DITEMS=16 -DSP_ATOMIC64)
-  check("${all}" "32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DSP_FORCE_FALLBACK)
-  check("${all}" "streamed items (CPUs)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS_STREAM -DITEMS=4096
-        -DWG_SIZE=8)
+  check("${all}" "vector loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_WG_ALGO_SUBGROUP
+        -DCLSCAN_VEC_IO -DCLSCAN_VEC4 -DCLSCAN_ITEMS=16 -DCLSCAN_SP_ATOMIC64)
+  check("${all}" "32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_SP_FORCE_FALLBACK)
+  check("${all}" "streamed items (CPUs)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096
+        -DCLSCAN_WG_SIZE=8)
   check("${all}" "NVIDIA PTX sub-groups" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
-        -DWG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DSP_VOLATILE_READS)
+        -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
   # clang declares the cl_khr_subgroups built-ins for OpenCL C 2.0 only.
   foreach(op ADD MUL)
     check("${all}" "cl_khr_subgroups" -cl-std=CL2.0 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op}
-          -DWG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
+          -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
   endforeach()
 endforeach()
 # The summed-area program: the layers and the status words (SP_WORDS_ONLY: no tile look-back), then
@@ -70,11 +70,11 @@ set(sat "${WORK_DIR}/sat-program.cl")
 file(WRITE "${sat}" "${sat_text}")
 foreach(type IN LISTS types)
   check("${sat}" "summed-area tables, CPU shape, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
-        -DSP_WORDS_ONLY -DSAT_BAND=0 -DWG_SIZE=8 -DSP_ATOMIC64)
+        -DCLSCAN_SP_WORDS_ONLY -DCLSCAN_SAT_BAND=0 -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_ATOMIC64)
   check("${sat}" "summed-area tables, 32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
-        -DSP_WORDS_ONLY -DSAT_BAND=4 -DSP_FORCE_FALLBACK)
+        -DCLSCAN_SP_WORDS_ONLY -DCLSCAN_SAT_BAND=4 -DCLSCAN_SP_FORCE_FALLBACK)
   check("${sat}" "summed-area tables, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
-        -DSP_WORDS_ONLY -DSAT_BAND=32 -DSP_VOLATILE_READS)
+        -DCLSCAN_SP_WORDS_ONLY -DCLSCAN_SAT_BAND=32 -DCLSCAN_SP_VOLATILE_READS)
 endforeach()
 # The compaction program: the layers and the look-back, then compact.cl, counting in uint, elements of
 # 4 or 8 bytes, both kinds of status words.
@@ -83,26 +83,26 @@ set(compact "${WORK_DIR}/compact-program.cl")
 file(WRITE "${compact}" "${compact_text}")
 foreach(bytes 4 8)
   foreach(algo HILLIS_STEELE BLELLOCH SUBGROUP)
-    check("${compact}" "compaction" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes} -DWG_ALGO_${algo})
+    check("${compact}" "compaction" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_WG_ALGO_${algo})
   endforeach()
   check("${compact}" "compaction, streamed items, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32
-        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_ITEMS_STREAM -DITEMS=4096 -DWG_SIZE=8 -DSP_FORCE_FALLBACK)
+        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_FORCE_FALLBACK)
   check("${compact}" "compaction, vector flag loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32
-        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_VEC4 -DITEMS=16 -DSP_ATOMIC64)
+        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_VEC4 -DCLSCAN_ITEMS=16 -DCLSCAN_SP_ATOMIC64)
   check("${compact}" "compaction, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT32
-        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DWG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DSP_VOLATILE_READS)
+        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
 endforeach()
 # The sort program: the layers, then sort.cl, packed ulong counters; every key kind and width, values
 # of 0, 4 or 8 bytes, 64-bit counts, and the CPU shape (a work-group of one).
 program_text(SORT sort_text)
 set(sort "${WORK_DIR}/sort-program.cl")
 file(WRITE "${sort}" "${sort_text}")
-foreach(key "-DSORT_KEY_BYTES=4" "-DSORT_KEY_BYTES=4;-DSORT_KEY_SIGNED" "-DSORT_KEY_BYTES=8;-DSORT_KEY_FLOAT")
+foreach(key "-DCLSCAN_SORT_KEY_BYTES=4" "-DCLSCAN_SORT_KEY_BYTES=4;-DCLSCAN_SORT_KEY_SIGNED" "-DCLSCAN_SORT_KEY_BYTES=8;-DCLSCAN_SORT_KEY_FLOAT")
   foreach(values 0 4 8)
-    check("${sort}" "sort" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 ${key} -DSORT_VALUE_BYTES=${values} -DRADIX_BITS=8
-          -DITEMS=16)
+    check("${sort}" "sort" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 ${key} -DCLSCAN_SORT_VALUE_BYTES=${values} -DCLSCAN_RADIX_BITS=8
+          -DCLSCAN_ITEMS=16)
   endforeach()
 endforeach()
-check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DSORT_KEY_BYTES=8
-      -DSORT_VALUE_BYTES=4 -DSORT_HIST64 -DWG_SIZE=1 -DITEMS=8192 -DRADIX_BITS=4)
+check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
+      -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
 message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole scan program in 6 variants, the summed-area program in 18, the compaction program in 12, the sort program in 10")

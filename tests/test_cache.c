@@ -600,7 +600,7 @@ static void test_dump_source(void **state)
     assert_non_null(strstr(out, "clscan: program "));
     assert_non_null(strstr(out, "#define CLSCAN_TYPE_UINT64\n"));
     assert_non_null(strstr(out, "#define CLSCAN_OP_MAX\n"));
-    assert_non_null(strstr(out, "#define WG_ALGO_BLELLOCH\n"));
+    assert_non_null(strstr(out, "#define CLSCAN_WG_ALGO_BLELLOCH\n"));
     child_output("0", out, sizeof out);
     assert_non_null(strstr(out, "ok=1"));
     assert_null(strstr(out, "#define"));

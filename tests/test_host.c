@@ -129,36 +129,36 @@ static void test_defines_and_keys(void **state)
     clscan__write_defines(&cfg, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define CLSCAN_TYPE_UINT64\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_OP_MIN\n"));
-    assert_non_null(strstr(buf, "#define WG_ALGO_BLELLOCH\n"));
-    assert_non_null(strstr(buf, "#define WG_SIZE 128\n"));
-    assert_non_null(strstr(buf, "#define ITEMS 4\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_WG_ALGO_BLELLOCH\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_WG_SIZE 128\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_ITEMS 4\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_SG_LOCAL\n"));
-    assert_non_null(strstr(buf, "#define SP_ATOMIC64\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SP_ATOMIC64\n"));
     assert_null(strstr(buf, "CLSCAN_VEC_IO"));
-    assert_null(strstr(buf, "SP_FORCE_FALLBACK"));
+    assert_null(strstr(buf, "CLSCAN_SP_FORCE_FALLBACK"));
     assert_null(strstr(buf, "CLSCAN_ITEMS_STREAM"));
     assert_null(strstr(buf, "CLSCAN_VEC4"));
-    assert_null(strstr(buf, "SP_VOLATILE_READS"));
+    assert_null(strstr(buf, "CLSCAN_SP_VOLATILE_READS"));
     clscan__config cfg2 = {.program = CLSCAN__PROGRAM_SAT, .type = CLSCAN_FLOAT, .op = CLSCAN_ADD,
                            .wg = CLSCAN_WG_SUBGROUP, .wg_size = 256, .items = 8, .stream = 1,
                            .sg = CLSCAN__SG_NVIDIA_PTX, .vec_io = 1, .vec4 = 1, .atomics64 = 1, .force_fallback = 1,
                            .volatile_reads = 1};
     clscan__write_defines(&cfg2, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define WG_ALGO_SUBGROUP\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_WG_ALGO_SUBGROUP\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_SG_NVIDIA_PTX\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_VEC_IO\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_ITEMS_STREAM\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_VEC4\n"));
-    assert_non_null(strstr(buf, "#define SP_FORCE_FALLBACK\n"));
-    assert_non_null(strstr(buf, "#define SP_VOLATILE_READS\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SP_FORCE_FALLBACK\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_SP_VOLATILE_READS\n"));
     cfg2.atomics64 = 0;                        /* no 64-bit atomics: 32-bit status words */
     clscan__write_defines(&cfg2, buf, sizeof buf);
-    assert_null(strstr(buf, "SP_ATOMIC64"));
+    assert_null(strstr(buf, "CLSCAN_SP_ATOMIC64"));
     /* A primitive's own lines, in the order it writes them, after the tile's. */
-    clscan__config_define_uint(&cfg2, "SAT_BAND", 32);
-    clscan__config_define(&cfg2, "SAT_WIDE", NULL);
+    clscan__config_define_uint(&cfg2, "CLSCAN_SAT_BAND", 32);
+    clscan__config_define(&cfg2, "CLSCAN_SAT_WIDE", NULL);
     clscan__write_defines(&cfg2, buf, sizeof buf);
-    assert_non_null(strstr(buf, "#define ITEMS 8\n#define SAT_BAND 32\n#define SAT_WIDE\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_ITEMS 8\n#define CLSCAN_SAT_BAND 32\n#define CLSCAN_SAT_WIDE\n"));
     /* The registry: every program starts with the core files, each kernel has its index. */
     const char *files[CLSCAN__MAX_FILES + 1];
     for (int id = 0; id < CLSCAN__PROGRAM_COUNT; id++) {

@@ -1,10 +1,10 @@
-/* Device-wide reduction in one launch. reduce_all folds tiles of in into one value per work-group (each
+/* Device-wide reduction in one launch. clscan_reduce_all folds tiles of in into one value per work-group (each
  * work-item keeps its running fold in a register across all its tiles, so the group combines only
  * once), publishes it as a tagged status word (lookback.clh), and the group that finishes last folds
  * every group's value into result[0]. No second launch: the value is ready when the kernel ends.
  * Which tiles a group folds: with `taken`, those the launch's counter hands it, one at a time; else
  * tiles group, group + groups, ... (the host picks: src/reduce.c). */
-#define REDUCE_READS 4   /* the host launches at most 8 groups a compute unit: 1056 on the H100 */
+#define CLSCAN_REDUCE_READS 4   /* the host launches at most 8 groups a compute unit: 1056 on the H100 */
 
 /* Folds into *acc tile `group` and then the tiles groups + k for the tickets k the launch's counter
  * hands this group, and returns the tile number past the last that ended it: every group (the host
@@ -14,15 +14,15 @@
  * fixed stride left some still reading while others were done (int32 2^28: 362 against 368 us a
  * call; the first tile without a ticket, no counter round trip before the first loads: 361 against
  * 363). next: local scratch for the ticket. */
-ulong reduce_taken_tiles(__global const CLSCAN_T *in, ulong n, ulong num_tiles, __global uint *counters, uint epoch,
-                         CLSCAN_T *acc, __local uint *next)
+ulong clscan_reduce_taken_tiles(__global const CLSCAN_T *in, ulong n, ulong num_tiles, __global uint *counters,
+                                uint epoch, CLSCAN_T *acc, __local uint *next)
 {
     const ulong groups = get_num_groups(0);
     ulong t = get_group_id(0);
     while (t < num_tiles) {
         if (get_local_id(0) == 0)
             *next = atomic_inc(&counters[epoch & 1]);
-        *acc = CLSCAN_OP(*acc, wg_tile_partial(in, t * TILE, n));
+        *acc = CLSCAN_OP(*acc, clscan_wg_tile_partial(in, t * CLSCAN_TILE, n));
         barrier(CLK_LOCAL_MEM_FENCE);
         t = groups + *next;
         barrier(CLK_LOCAL_MEM_FENCE);   /* read by all before it is written again */
@@ -30,52 +30,52 @@ ulong reduce_taken_tiles(__global const CLSCAN_T *in, ulong n, ulong num_tiles, 
     return t;
 }
 
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, __global sp_word *status,
-                __global uint *counters, ulong n, ulong num_tiles, uint epoch, uint taken)
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
+void clscan_reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, __global clscan_sp_word *status,
+                       __global uint *counters, ulong n, ulong num_tiles, uint epoch, uint taken)
 {
-    __local CLSCAN_T scratch[WG_SIZE];
-    __local uint last, next;
+    __local CLSCAN_T clscan_scratch[CLSCAN_WG_SIZE];
+    __local uint clscan_last, clscan_next;
     const uint lid = get_local_id(0), groups = get_num_groups(0);
-    sp_launch_start(counters, epoch);
+    clscan_sp_launch_start(counters, epoch);
     CLSCAN_T acc = CLSCAN_IDENTITY;
     ulong past = 0;   /* taken tiles: groups + the ticket that ended this group */
     if (taken)
-        past = reduce_taken_tiles(in, n, num_tiles, counters, epoch, &acc, &next);
+        past = clscan_reduce_taken_tiles(in, n, num_tiles, counters, epoch, &acc, &clscan_next);
     else
         for (ulong t = get_group_id(0); t < num_tiles; t += groups)
-            acc = CLSCAN_OP(acc, wg_tile_partial(in, t * TILE, n));
-    CLSCAN_T total = wg_reduce(acc, scratch);
+            acc = CLSCAN_OP(acc, clscan_wg_tile_partial(in, t * CLSCAN_TILE, n));
+    CLSCAN_T total = clscan_wg_reduce(acc, clscan_scratch);
     if (lid == 0) {
-        sp_publish(status, get_group_id(0), SP_FLAG_P, epoch, total);
+        clscan_sp_publish(status, get_group_id(0), CLSCAN_SP_FLAG_P, epoch, total);
         /* Taken tiles: the group that took the highest ticket is the last; else every group counts
          * itself done. */
-        last = taken ? past == groups + num_tiles - 1 : atomic_inc(&counters[epoch & 1]) == groups - 1;
+        clscan_last = taken ? past == groups + num_tiles - 1 : atomic_inc(&counters[epoch & 1]) == groups - 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (!last)
+    if (!clscan_last)
         return;
     /* Every other group has published before counting itself, or (taken tiles) holds a ticket, so it
      * is running and publishes next: its word is written or will be, if not yet seen here, and the
      * waits below end without any scheduling promise. A work-item's reads go out
-     * REDUCE_READS at once (one round trip, not one each). Folded in group order, the float result
+     * CLSCAN_REDUCE_READS at once (one round trip, not one each). Folded in group order, the float result
      * does not depend on which group came last. */
     acc = CLSCAN_IDENTITY;
-    for (uint g0 = 0; g0 < groups; g0 += REDUCE_READS * WG_SIZE) {
-        CLSCAN_T v[REDUCE_READS];
-        int seen[REDUCE_READS];
-        for (uint k = 0; k < REDUCE_READS; k++) {
-            const uint g = g0 + k * WG_SIZE + lid;
+    for (uint g0 = 0; g0 < groups; g0 += CLSCAN_REDUCE_READS * CLSCAN_WG_SIZE) {
+        CLSCAN_T v[CLSCAN_REDUCE_READS];
+        int seen[CLSCAN_REDUCE_READS];
+        for (uint k = 0; k < CLSCAN_REDUCE_READS; k++) {
+            const uint g = g0 + k * CLSCAN_WG_SIZE + lid;
             v[k] = CLSCAN_IDENTITY;
-            seen[k] = g >= groups || sp_read_slot(status, g, SP_FLAG_P, epoch, &v[k]);
+            seen[k] = g >= groups || clscan_sp_read_slot(status, g, CLSCAN_SP_FLAG_P, epoch, &v[k]);
         }
-        for (uint k = 0; k < REDUCE_READS; k++) {
+        for (uint k = 0; k < CLSCAN_REDUCE_READS; k++) {
             while (!seen[k])
-                seen[k] = sp_read_slot(status, g0 + k * WG_SIZE + lid, SP_FLAG_P, epoch, &v[k]);
+                seen[k] = clscan_sp_read_slot(status, g0 + k * CLSCAN_WG_SIZE + lid, CLSCAN_SP_FLAG_P, epoch, &v[k]);
             acc = CLSCAN_OP(acc, v[k]);
         }
     }
-    total = wg_reduce(acc, scratch);
+    total = clscan_wg_reduce(acc, clscan_scratch);
     if (lid == 0)
         result[0] = total;
 }

@@ -57,14 +57,14 @@ void clscan__config_define_uint(clscan__config *cfg, const char *name, unsigned 
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
     return snprintf(buf, len,
-                    "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define WG_ALGO_%s\n"
-                    "#define WG_SIZE %u\n#define ITEMS %u\n%s%s%s%s%s%s%s%s",
+                    "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define CLSCAN_WG_ALGO_%s\n"
+                    "#define CLSCAN_WG_SIZE %u\n#define CLSCAN_ITEMS %u\n%s%s%s%s%s%s%s%s",
                     type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
                     cfg->defines, cfg->stream ? "#define CLSCAN_ITEMS_STREAM\n" : "", sg_define(cfg->sg),
                     cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "", cfg->vec4 ? "#define CLSCAN_VEC4\n" : "",
-                    cfg->atomics64 ? "#define SP_ATOMIC64\n" : "",
-                    cfg->force_fallback ? "#define SP_FORCE_FALLBACK\n" : "",
-                    cfg->volatile_reads ? "#define SP_VOLATILE_READS\n" : "");
+                    cfg->atomics64 ? "#define CLSCAN_SP_ATOMIC64\n" : "",
+                    cfg->force_fallback ? "#define CLSCAN_SP_FORCE_FALLBACK\n" : "",
+                    cfg->volatile_reads ? "#define CLSCAN_SP_VOLATILE_READS\n" : "");
 }
 
 /* ---- building ------------------------------------------------------------------------------- */

@@ -9,7 +9,7 @@
 
 /* totals (or NULL) receives each tile's total; every tile is seeded with seed (NULL: the identity),
  * combined with its prefix where prefix is not NULL. */
-static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
+static clscan_status clscan_scan_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                 cl_mem totals, cl_mem prefix, size_t n, size_t tiles, int exclusive,
                                 const void *seed)
 {
@@ -21,24 +21,24 @@ static clscan_status scan_tiles(clscan_context *ctx, const clscan__program *p, c
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(totals), CLSCAN__MEM(prefix),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl),
                                 {clscan_type_size(p->config.type), seed ? seed : identity}};
-    return clscan__launch(ctx, p, "scan_tiles", CLSCAN__ARGS(args), tiles);
+    return clscan__launch(ctx, p, "clscan_scan_tiles", CLSCAN__ARGS(args), tiles);
 }
 
-static clscan_status add_offsets(clscan_context *ctx, const clscan__program *p, cl_mem out, cl_mem prefix,
+static clscan_status clscan_add_offsets(clscan_context *ctx, const clscan__program *p, cl_mem out, cl_mem prefix,
                                  size_t n, size_t tiles)
 {
     cl_ulong n64 = n, tiles64 = tiles;
     const clscan__arg args[] = {CLSCAN__MEM(out), CLSCAN__MEM(prefix), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-    return clscan__launch(ctx, p, "add_offsets", CLSCAN__ARGS(args), tiles);
+    return clscan__launch(ctx, p, "clscan_add_offsets", CLSCAN__ARGS(args), tiles);
 }
 
-static clscan_status reduce_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem totals,
+static clscan_status clscan_reduce_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem totals,
                                   size_t n, size_t tiles)
 {
     cl_ulong n64 = n, tiles64 = tiles;
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(totals), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
     /* In place, in is the caller's output, read only. */
-    return clscan__launch_into(ctx, p, "reduce_tiles", CLSCAN__ARGS(args), tiles,
+    return clscan__launch_into(ctx, p, "clscan_reduce_tiles", CLSCAN__ARGS(args), tiles,
                                totals);
 }
 
@@ -74,16 +74,16 @@ static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl
         if (st != CLSCAN_SUCCESS)
             return st;
     }
-    clscan_status st = scan_tiles(ctx, p, in, out, levels ? level[0] : NULL, NULL, n, clscan__tiles(n, tile),
+    clscan_status st = clscan_scan_tiles(ctx, p, in, out, levels ? level[0] : NULL, NULL, n, clscan__tiles(n, tile),
                                   exclusive, NULL);
     /* Totals are scanned exclusively: each tile then adds the combination of all tiles before it. */
     for (unsigned l = 0; st == CLSCAN_SUCCESS && l < levels; l++)
-        st = scan_tiles(ctx, p, level[l], level[l], l + 1 < levels ? level[l + 1] : NULL, NULL, elems[l],
+        st = clscan_scan_tiles(ctx, p, level[l], level[l], l + 1 < levels ? level[l + 1] : NULL, NULL, elems[l],
                         clscan__tiles(elems[l], tile), 1, NULL);
     for (unsigned l = levels; st == CLSCAN_SUCCESS && l-- > 1;)
-        st = add_offsets(ctx, p, level[l - 1], level[l], elems[l - 1], elems[l]);
+        st = clscan_add_offsets(ctx, p, level[l - 1], level[l], elems[l - 1], elems[l]);
     if (st == CLSCAN_SUCCESS && levels)
-        st = add_offsets(ctx, p, out, level[0], n, elems[0]);
+        st = clscan_add_offsets(ctx, p, out, level[0], n, elems[0]);
     return st;
 }
 
@@ -98,7 +98,7 @@ static clscan_status scan_totals(clscan_context *ctx, const clscan__program *p, 
     cl_ulong n64 = count;
     cl_uint excl = 1;
     const clscan__arg args[] = {CLSCAN__MEM(totals), CLSCAN__MEM(totals), CLSCAN__VAL(n64), CLSCAN__VAL(excl)};
-    return clscan__launch(ctx, p, "scan_one_group", CLSCAN__ARGS(args), 1);
+    return clscan__launch(ctx, p, "clscan_scan_one_group", CLSCAN__ARGS(args), 1);
 }
 
 /* Reduce-then-scan's first half: the exclusive prefixes of `count` tiles of in (tiles past n count as
@@ -109,7 +109,7 @@ static clscan_status tile_prefixes(clscan_context *ctx, const clscan__program *p
 {
     clscan_status st = clscan__scratch(ctx, TOTALS, count * clscan_type_size(p->config.type), totals);
     if (st == CLSCAN_SUCCESS)
-        st = reduce_tiles(ctx, p, in, *totals, n, count);
+        st = clscan_reduce_tiles(ctx, p, in, *totals, n, count);
     if (st == CLSCAN_SUCCESS)
         st = scan_totals(ctx, p, *totals, count);
     return st;
@@ -121,11 +121,11 @@ static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program
 {
     const size_t tile = (size_t)p->config.wg_size * p->config.items, tiles = clscan__tiles(n, tile);
     if (tiles == 1)
-        return scan_tiles(ctx, p, in, out, NULL, NULL, n, 1, exclusive, NULL);
+        return clscan_scan_tiles(ctx, p, in, out, NULL, NULL, n, 1, exclusive, NULL);
     cl_mem totals = NULL;
     clscan_status st = tile_prefixes(ctx, p, in, n, tiles, &totals);
     if (st == CLSCAN_SUCCESS)
-        st = scan_tiles(ctx, p, in, out, NULL, totals, n, tiles, exclusive, NULL);
+        st = clscan_scan_tiles(ctx, p, in, out, NULL, totals, n, tiles, exclusive, NULL);
     return st;
 }
 
@@ -162,7 +162,7 @@ clscan_status clscan__scan_split_finish(clscan_context *ctx, cl_mem in, cl_mem o
         return st;
     const size_t tiles = clscan__tiles(n, (size_t)p->config.wg_size * p->config.items);
     size_t bytes = 0;
-    return scan_tiles(ctx, p, in, out, NULL, clscan__scratch_peek(ctx, TOTALS, &bytes), n, tiles, exclusive, seed);
+    return clscan_scan_tiles(ctx, p, in, out, NULL, clscan__scratch_peek(ctx, TOTALS, &bytes), n, tiles, exclusive, seed);
 }
 
 /* Reads and writes n once, in one launch (after a zero fill when the status array is new). */
@@ -182,7 +182,7 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl), CLSCAN__VAL(epoch),
                                 CLSCAN__VAL(in_place)};
-    st = clscan__launch(ctx, p, "scan_single_pass", CLSCAN__ARGS(args),
+    st = clscan__launch(ctx, p, "clscan_scan_single_pass", CLSCAN__ARGS(args),
                         clscan__sp_groups(ctx, tiles));
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* only a launch that was enqueued uses up its epoch */

@@ -1,9 +1,9 @@
 /* clscan_compact. Under the single-pass strategy (the default) and below 2^32 elements, one launch of
- * compact_single_pass: each tile ranks its kept elements, publishes its count and learns where they
+ * clscan_compact_single_pass: each tile ranks its kept elements, publishes its count and learns where they
  * go by look-back over the counts of the tiles before it; flags and elements are read once, the kept
  * ones written once, and the count comes back in the single-pass counters. Under block-sum or
- * reduce-then-scan (clscan_set_algorithm), or from 2^32 elements: count_tiles, an inclusive 64-bit
- * scan of the counts by the scan dispatch, compact_tiles (the flags read twice). One program moves
+ * reduce-then-scan (clscan_set_algorithm), or from 2^32 elements: clscan_count_tiles, an inclusive 64-bit
+ * scan of the counts by the scan dispatch, clscan_compact_tiles (the flags read twice). One program moves
  * elements as 4- or 8-byte patterns for all types. */
 #include "prims.h"
 
@@ -42,7 +42,7 @@ static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(status),
                                 CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
                                 CLSCAN__VAL(epoch)};
-    st = clscan__launch(ctx, p, "compact_single_pass", CLSCAN__ARGS(args),
+    st = clscan__launch(ctx, p, "clscan_compact_single_pass", CLSCAN__ARGS(args),
                         clscan__sp_groups(ctx, tiles));
     if (st != CLSCAN_SUCCESS)
         return st;
@@ -61,13 +61,13 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
         return st;
     cl_ulong n64 = n, tiles64 = tiles, count = 0;
     const clscan__arg counting[] = {CLSCAN__MEM(flags), CLSCAN__MEM(counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-    st = clscan__launch(ctx, p, "count_tiles", CLSCAN__ARGS(counting), tiles);
+    st = clscan__launch(ctx, p, "clscan_count_tiles", CLSCAN__ARGS(counting), tiles);
     if (st == CLSCAN_SUCCESS)
         st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(counts),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, "compact_tiles", CLSCAN__ARGS(args), tiles);
+        st = clscan__launch(ctx, p, "clscan_compact_tiles", CLSCAN__ARGS(args), tiles);
     if (st == CLSCAN_SUCCESS)
         st = clscan__read_back(ctx, counts, (tiles - 1) * sizeof count, sizeof count, &count, "compaction count");
     *kept = (size_t)count;

@@ -1,4 +1,4 @@
-/* clscan_reduce: one launch of reduce_all folds the input into one value per work-group (as many groups
+/* clscan_reduce: one launch of clscan_reduce_all folds the input into one value per work-group (as many groups
  * as the device keeps busy), and the last group to finish folds those; the value is read back. The
  * input is read once. Integer reductions hand tiles out to the groups as they ask (balanced, any
  * order gives the same value); float ones give each group a fixed run of tiles, so that the same
@@ -25,7 +25,7 @@ clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compu
     return s;
 }
 
-/* Whether reduce_all's groups take tiles from the launch's counter rather than by a fixed stride:
+/* Whether clscan_reduce_all's groups take tiles from the launch's counter rather than by a fixed stride:
  * integers only, whose value does not depend on which group folds which tile (float sums would vary
  * in their last bits from call to call), and only while the tickets (fewer than the tiles) and the
  * tile numbers groups + ticket fit the counter's 32 bits. Tests may ask for the stride (CLSCAN_TUNE_REDUCE_STRIDED). */
@@ -34,7 +34,7 @@ static cl_uint reduce_takes_tiles(const clscan_context *ctx, clscan_type type, s
     return !clscan__type_is_float(type) && !clscan__tuned(ctx, CLSCAN_TUNE_REDUCE_STRIDED) && tiles <= UINT32_MAX - groups;
 }
 
-/* Enqueues reduce_all, which leaves the result in element 0 of *result_buf. */
+/* Enqueues clscan_reduce_all, which leaves the result in element 0 of *result_buf. */
 static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
                                     cl_mem *result_buf)
 {
@@ -56,7 +56,7 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
     const clscan__arg args[] = {CLSCAN__MEM(in),   CLSCAN__MEM(*result_buf), CLSCAN__MEM(status),
                                 CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
                                 CLSCAN__VAL(epoch), CLSCAN__VAL(taken)};
-    st = clscan__launch(ctx, p, "reduce_all", CLSCAN__ARGS(args), groups);
+    st = clscan__launch(ctx, p, "clscan_reduce_all", CLSCAN__ARGS(args), groups);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
     return st;

@@ -1,7 +1,7 @@
-/* clscan_summed_area_table. GPUs, bands of rows: sat_single_pass, one launch that reads and writes the
+/* clscan_summed_area_table. GPUs, bands of rows: clscan_sat_single_pass, one launch that reads and writes the
  * image once (a look-back down each column), or reduce-then-scan over tiles, three or four launches
  * that read it twice with no band waiting on another (sat_takes_three_passes picks). CPUs:
- * sat_band_tables, one launch, a work-item a band of rows (its column sums, a look-back down each
+ * clscan_sat_band_tables, one launch, a work-item a band of rows (its column sums, a look-back down each
  * column, its table).
  * A single row or column is a plain scan and goes through the scan dispatch, which spreads one long
  * line over the whole device. */
@@ -64,7 +64,7 @@ static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__MEM(scratch), CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(r),
                                 CLSCAN__VAL(bands64), CLSCAN__VAL(epoch), CLSCAN__VAL(in_place)};
-    st = clscan__launch(ctx, p, "sat_band_tables", CLSCAN__ARGS(args), groups);
+    st = clscan__launch(ctx, p, "clscan_sat_band_tables", CLSCAN__ARGS(args), groups);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* as for the scan: an enqueued launch uses up its epoch */
     return st;
@@ -87,13 +87,13 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(bands64), CLSCAN__VAL(epoch),
                                 CLSCAN__VAL(in_place)};
-    st = clscan__launch(ctx, p, "sat_single_pass", CLSCAN__ARGS(args), bands);
+    st = clscan__launch(ctx, p, "clscan_sat_single_pass", CLSCAN__ARGS(args), bands);
     if (st == CLSCAN_SUCCESS)
         ctx->sp_epoch = epoch;   /* as for the scan: an enqueued launch uses up its epoch */
     return st;
 }
 
-/* Columns a group of sat_scan_sums takes: as many as leave it parts of SAT_SCAN_PART rows (as
+/* Columns a group of clscan_sat_scan_sums takes: as many as leave it parts of SAT_SCAN_PART rows (as
  * cl/sat.cl) enough to cover the array in one block, so that short arrays keep every work-item busy,
  * but at least 8 (a 32-byte sector a row for 4-byte elements): taller arrays take several blocks.
  * The kernel walks however many blocks there are: were the two values to differ, only speed would. */
@@ -161,7 +161,7 @@ static clscan_status sat_next_epoch(clscan_context *ctx, const clscan__program *
     return st;
 }
 
-/* Bands x chunks up to which sat_middle's groups add up the chunk totals above their band themselves
+/* Bands x chunks up to which clscan_sat_middle's groups add up the chunk totals above their band themselves
  * (a band's group at most bands x chunks loads, from L2, 16 at a time a work-item) rather than wait
  * on their scan in a launch of its own. One launch fewer: on the H200 float 1024 x 1024 took 24 us
  * against 29, 2048 x 2048 35-37 against 41-42, 8192 x 8192 (256 x 32) 232-234 against 234-236; on
@@ -169,8 +169,8 @@ static clscan_status sat_next_epoch(clscan_context *ctx, const clscan__program *
 #define SAT_MIDDLE_TILES 8192
 
 /* The middle of sat_three_pass (cl/sat.cl): the segments' column sums and the bands' chunk totals
- * scanned down, then every band's carries. In one launch (sat_middle) where the chunk totals are few;
- * else in two, sat_scan_sums then sat_band_carries. */
+ * scanned down, then every band's carries. In one launch (clscan_sat_middle) where the chunk totals are few;
+ * else in two, clscan_sat_scan_sums then clscan_sat_band_carries. */
 static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program *p, cl_mem sums, cl_mem carries,
                                      size_t width, size_t bands, size_t chunks, size_t segments)
 {
@@ -182,7 +182,7 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
         bands + scanners <= CLSCAN__MAX_GROUPS) {   /* a group for every band: none may be left out */
         const clscan__arg args[] = {CLSCAN__MEM(sums),    CLSCAN__MEM(carries), CLSCAN__VAL(w),
                                     CLSCAN__VAL(bands64), CLSCAN__VAL(seg_rows), CLSCAN__VAL(seg_cols)};
-        return clscan__launch_into(ctx, p, "sat_middle", CLSCAN__ARGS(args),
+        return clscan__launch_into(ctx, p, "clscan_sat_middle", CLSCAN__ARGS(args),
                                    bands + scanners, carries);
     }
     clscan_status st = CLSCAN_SUCCESS;
@@ -190,12 +190,12 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
         const cl_uint cols = sat_scan_cols(wg, bands - 1);
         const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__VAL(stride), CLSCAN__VAL(w), CLSCAN__VAL(seg_rows),
                                     CLSCAN__VAL(band_rows), CLSCAN__VAL(cols)};
-        st = clscan__launch_into(ctx, p, "sat_scan_sums", CLSCAN__ARGS(args),
+        st = clscan__launch_into(ctx, p, "clscan_sat_scan_sums", CLSCAN__ARGS(args),
                                  clscan__tiles(width + chunks, cols), sums);
     }
     if (st == CLSCAN_SUCCESS) {
         const clscan__arg args[] = {CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w), CLSCAN__VAL(bands64)};
-        st = clscan__launch_into(ctx, p, "sat_band_carries", CLSCAN__ARGS(args),
+        st = clscan__launch_into(ctx, p, "clscan_sat_band_carries", CLSCAN__ARGS(args),
                                  bands, carries);
     }
     return st;
@@ -212,12 +212,12 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
 static void sat_defines(clscan__config *cfg)
 {
     cfg->defines[0] = '\0';
-    clscan__config_define(cfg, "SP_WORDS_ONLY", NULL);
-    clscan__config_define_uint(cfg, "SAT_BAND", cfg->param[BAND]);
+    clscan__config_define(cfg, "CLSCAN_SP_WORDS_ONLY", NULL);
+    clscan__config_define_uint(cfg, "CLSCAN_SAT_BAND", cfg->param[BAND]);
     if (cfg->param[CARRY_ROWS])
-        clscan__config_define_uint(cfg, "SAT_CARRY_ROWS", cfg->param[CARRY_ROWS]);
+        clscan__config_define_uint(cfg, "CLSCAN_SAT_CARRY_ROWS", cfg->param[CARRY_ROWS]);
     if (cfg->param[WIDE])
-        clscan__config_define(cfg, "SAT_WIDE", NULL);
+        clscan__config_define(cfg, "CLSCAN_SAT_WIDE", NULL);
 }
 
 /* The table pass's program: p's, in tiles of part of a band where the context says so
@@ -277,7 +277,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
         const clscan__arg args[] = {CLSCAN__MEM(in),  CLSCAN__MEM(sums), CLSCAN__MEM(carries), CLSCAN__VAL(w),
                                     CLSCAN__VAL(h),   CLSCAN__VAL(bands32), CLSCAN__VAL(seg32),
                                     CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(epoch)};
-        st = clscan__launch_into(ctx, p, "sat_band_sums", CLSCAN__ARGS(args), groups,
+        st = clscan__launch_into(ctx, p, "clscan_sat_band_sums", CLSCAN__ARGS(args), groups,
                                  carries);
         if (st == CLSCAN_SUCCESS)
             ctx->sp_epoch = epoch;
@@ -292,7 +292,7 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
                                     CLSCAN__MEM(carries),   CLSCAN__VAL(w),         CLSCAN__VAL(h),
                                     CLSCAN__VAL(tiles_down), CLSCAN__VAL(tiles_seg), CLSCAN__MEM(ctx->sp_counters),
                                     CLSCAN__VAL(epoch)};
-        st = clscan__launch(ctx, table, "sat_seeded_tiles", CLSCAN__ARGS(args), groups);
+        st = clscan__launch(ctx, table, "clscan_sat_seeded_tiles", CLSCAN__ARGS(args), groups);
         if (st == CLSCAN_SUCCESS)
             ctx->sp_epoch = epoch;
     }

@@ -1,6 +1,6 @@
 /* clscan_sort and clscan_sort_by_key: stable LSD radix sort, in place from the caller's view, through
  * two more key (and value) buffers kept in the context's scratch. The default takes RADIX_BITS a pass:
- * sort_hist, an exclusive scan of the digit-major counts (the scan dispatch), sort_scatter. The host
+ * clscan_sort_hist, an exclusive scan of the digit-major counts (the scan dispatch), clscan_sort_scatter. The host
  * waits once, for the bits in which keys differ (8 bytes read after the first histogram, some 10-20 us
  * against a sort of milliseconds): then it enqueues only the passes whose digit varies, and routes them
  * so that the caller's buffer is written by the last command alone and a failed call leaves it as it
@@ -25,7 +25,7 @@ typedef struct sort_buffers { cl_mem keys[3], values[3], hist, varying; } sort_b
 /* The program's parameters (clscan__config.param). */
 enum { RADIX_BITS, HIST64 };
 
-/* Local memory sort_scatter declares (the group scan's scratch bounded from above). */
+/* Local memory clscan_sort_scatter declares (the group scan's scratch bounded from above). */
 static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
 {
     size_t tile = (size_t)cfg->wg_size * cfg->items, padded = cfg->wg_size > 1 ? tile + tile / 32 : 1;
@@ -38,15 +38,15 @@ static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
 static void sort_defines(clscan__config *cfg, const sort_args *a)
 {
     const clscan_type key = a->key_type;
-    clscan__config_define_uint(cfg, "SORT_KEY_BYTES", (unsigned)clscan_type_size(key));
+    clscan__config_define_uint(cfg, "CLSCAN_SORT_KEY_BYTES", (unsigned)clscan_type_size(key));
     if (key == CLSCAN_INT32 || key == CLSCAN_INT64)
-        clscan__config_define(cfg, "SORT_KEY_SIGNED", NULL);
+        clscan__config_define(cfg, "CLSCAN_SORT_KEY_SIGNED", NULL);
     else if (clscan__type_is_float(key))
-        clscan__config_define(cfg, "SORT_KEY_FLOAT", NULL);
-    clscan__config_define_uint(cfg, "SORT_VALUE_BYTES", a->by_key ? (unsigned)clscan_type_size(a->value_type) : 0);
-    clscan__config_define_uint(cfg, "RADIX_BITS", cfg->param[RADIX_BITS]);
+        clscan__config_define(cfg, "CLSCAN_SORT_KEY_FLOAT", NULL);
+    clscan__config_define_uint(cfg, "CLSCAN_SORT_VALUE_BYTES", a->by_key ? (unsigned)clscan_type_size(a->value_type) : 0);
+    clscan__config_define_uint(cfg, "CLSCAN_RADIX_BITS", cfg->param[RADIX_BITS]);
     if (cfg->param[HIST64])
-        clscan__config_define(cfg, "SORT_HIST64", NULL);
+        clscan__config_define(cfg, "CLSCAN_SORT_HIST64", NULL);
 }
 
 static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
@@ -92,7 +92,7 @@ static clscan_status sort_buffers_get(clscan_context *ctx, const clscan__config 
 
 /* Pass i of count reads `from` and writes `to` (0: A, 1: B, 2: C): the first reads A, the others take
  * turns between B and C, and the last writes A, so A changes only in the last command and a call that
- * fails before it leaves A as it was. A single pass goes to B, and sort_home copies it back. */
+ * fails before it leaves A as it was. A single pass goes to B, and clscan_sort_home copies it back. */
 typedef struct sort_route { unsigned from, to; cl_uint flags; } sort_route;
 
 static sort_route pass_route(unsigned i, unsigned count)
@@ -148,7 +148,7 @@ static clscan_status lsd_hist(clscan_context *ctx, const clscan__program *p, con
     const cl_ulong n64 = a->n, tiles64 = tiles;
     const clscan__arg args[] = {CLSCAN__MEM(b->keys[from]), CLSCAN__MEM(b->hist), CLSCAN__MEM(b->varying),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(shift), CLSCAN__VAL(flags)};
-    return clscan__launch_into(ctx, p, "sort_hist", CLSCAN__ARGS(args), tiles, b->hist);
+    return clscan__launch_into(ctx, p, "clscan_sort_hist", CLSCAN__ARGS(args), tiles, b->hist);
 }
 
 /* The scan of the pass's counts into offsets, and its scatter. */
@@ -165,11 +165,11 @@ static clscan_status lsd_scatter(clscan_context *ctx, const clscan__program *p, 
     args[count++] = CLSCAN__VAL(shift);
     args[count++] = CLSCAN__VAL(r.flags);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch_into(ctx, p, "sort_scatter", args, count, s->tiles, b->keys[r.to]);
+        st = clscan__launch_into(ctx, p, "clscan_sort_scatter", args, count, s->tiles, b->keys[r.to]);
     return st;
 }
 
-/* The bits in which some key differs from the first (in ordered form), once sort_hist has gathered them. */
+/* The bits in which some key differs from the first (in ordered form), once clscan_sort_hist has gathered them. */
 static clscan_status read_varying(clscan_context *ctx, const sort_buffers *b, cl_ulong *varying)
 {
     cl_uint words[2] = {0, 0};
@@ -221,7 +221,7 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
     const cl_ulong n64 = a->n;
     home[args++] = CLSCAN__VAL(n64);
     if (st == CLSCAN_SUCCESS && count == 1)
-        st = clscan__launch(ctx, p, "sort_home", home, args, shape.tiles);
+        st = clscan__launch(ctx, p, "clscan_sort_home", home, args, shape.tiles);
     return st;
 }
 
@@ -241,7 +241,7 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         size_t count = pair_args(a, &b, r.from, r.to, scatter);   /* from, to (keys, then values) */
         const clscan__arg mark[] = {scatter[0], CLSCAN__MEM(b.hist), CLSCAN__VAL(n64), CLSCAN__VAL(bit),
                                     CLSCAN__VAL(r.flags)};
-        st = clscan__launch_into(ctx, p, "split_flags", CLSCAN__ARGS(mark), groups,
+        st = clscan__launch_into(ctx, p, "clscan_split_flags", CLSCAN__ARGS(mark), groups,
                                  b.hist);
         if (st == CLSCAN_SUCCESS)
             st = clscan__scan_enqueue(ctx, b.hist, b.hist, a->n, count_type(cfg), CLSCAN_ADD, 1);
@@ -250,7 +250,7 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         scatter[count++] = CLSCAN__VAL(bit);
         scatter[count++] = CLSCAN__VAL(r.flags);
         if (st == CLSCAN_SUCCESS)
-            st = clscan__launch_into(ctx, p, "split_scatter", scatter, count, groups, b.keys[r.to]);
+            st = clscan__launch_into(ctx, p, "clscan_split_scatter", scatter, count, groups, b.keys[r.to]);
     }
     return st;
 }
