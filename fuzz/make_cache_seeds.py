@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of fuzz_cache_file (fuzz/corpus/cache_file): cache files as cache_write in
-src/program.c lays them out (magic, 32-digit key, length and checksum as little-endian uint64, binary)
+src/core/cache.c lays them out (magic, 32-digit key, length and checksum as little-endian uint64, binary)
 under the key the fuzz target looks up, whole and with each field broken in turn.
 Run from anywhere: python3 fuzz/make_cache_seeds.py"""
 import os

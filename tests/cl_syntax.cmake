@@ -63,18 +63,18 @@ foreach(type IN LISTS types)
           -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
   endforeach()
 endforeach()
-# The summed-area program: the layers and the status words (SP_WORDS_ONLY: no tile look-back), then
+# The summed-area program: the layers and the status words (CLSCAN_SP_COLUMNS: no tile look-back), then
 # sat.cl; the CPU's band tables (SAT_BAND 0) and the GPU bands, both kinds of status words.
 program_text(SAT sat_text)
 set(sat "${WORK_DIR}/sat-program.cl")
 file(WRITE "${sat}" "${sat_text}")
 foreach(type IN LISTS types)
   check("${sat}" "summed-area tables, CPU shape, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
-        -DCLSCAN_SP_WORDS_ONLY -DCLSCAN_SAT_BAND=0 -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_ATOMIC64)
+        -DCLSCAN_SP_COLUMNS -DCLSCAN_SAT_BAND=0 -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_ATOMIC64)
   check("${sat}" "summed-area tables, 32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
-        -DCLSCAN_SP_WORDS_ONLY -DCLSCAN_SAT_BAND=4 -DCLSCAN_SP_FORCE_FALLBACK)
+        -DCLSCAN_SP_COLUMNS -DCLSCAN_SAT_BAND=4 -DCLSCAN_SP_FORCE_FALLBACK)
   check("${sat}" "summed-area tables, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
-        -DCLSCAN_SP_WORDS_ONLY -DCLSCAN_SAT_BAND=32 -DCLSCAN_SP_VOLATILE_READS)
+        -DCLSCAN_SP_COLUMNS -DCLSCAN_SAT_BAND=32 -DCLSCAN_SP_VOLATILE_READS)
 endforeach()
 # The compaction program: the layers and the look-back, then compact.cl, counting in uint, elements of
 # 4 or 8 bytes, both kinds of status words.

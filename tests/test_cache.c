@@ -177,7 +177,7 @@ static void test_unwritable_or_disabled_cache(void **state)
 
 /* ---- damaged cache files ------------------------------------------------------------------ */
 /* A cache file: 16 bytes of magic, the 32-digit key, the binary's length and checksum (8 bytes each),
- * then the binary (src/program.c). Each damage below is applied to a good copy of the child's file. */
+ * then the binary (src/core/cache.c). Each damage below is applied to a good copy of the child's file. */
 #define CACHE_HEADER 64
 
 typedef struct file_bytes { unsigned char *data; size_t size; } file_bytes;

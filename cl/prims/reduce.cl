@@ -3,7 +3,7 @@
  * once), publishes it as a tagged status word (lookback.clh), and the group that finishes last folds
  * every group's value into result[0]. No second launch: the value is ready when the kernel ends.
  * Which tiles a group folds: with `taken`, those the launch's counter hands it, one at a time; else
- * tiles group, group + groups, ... (the host picks: src/reduce.c). */
+ * tiles group, group + groups, ... (the host picks: src/prims/reduce.c). */
 #define CLSCAN_REDUCE_READS 4   /* the host launches at most 8 groups a compute unit: 1056 on the H100 */
 
 /* Folds into *acc tile `group` and then the tiles groups + k for the tickets k the launch's counter

@@ -3,7 +3,7 @@
  * Multi-bit LSD (the default), per pass of CLSCAN_RADIX_BITS: clscan_sort_hist counts each tile's digits, the host
  * scans the digit-major counts, and clscan_sort_scatter ranks the tile's keys by digit in local memory
  * (stable, 2 bits a round) and writes each to its global place. Each kernel takes its source and
- * destination from the host, which routes the keys A -> B -> C -> B ... -> A (src/sort.c). The textbook
+ * destination from the host, which routes the keys A -> B -> C -> B ... -> A (src/prims/sort.c). The textbook
  * 1-bit split (clscan_split_flags, an exclusive scan of the flags, clscan_split_scatter) is the reference path. */
 #if !defined(CLSCAN_SORT_KEY_BYTES) || CLSCAN_SORT_KEY_BYTES == 4
 typedef uint clscan_key_t;

@@ -41,7 +41,7 @@ size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, long sat_band)
     return bands > 1 ? clscan__tiles(height, bands) : height;
 }
 
-/* CPUs: one launch, a work-item a band (cl/sat.cl), with the status words, epochs and counters of the
+/* CPUs: one launch, a work-item a band (cl/prims/sat_cpu.cl), with the status words, epochs and counters of the
  * single-pass scan, and two rows of scratch a band (check_bands keeps that size in range). */
 static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                    size_t width, size_t height, size_t elem)
@@ -94,7 +94,7 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
 }
 
 /* Columns a group of clscan_sat_scan_sums takes: as many as leave it parts of SAT_SCAN_PART rows (as
- * cl/sat.cl) enough to cover the array in one block, so that short arrays keep every work-item busy,
+ * cl/prims/sat_three_pass.cl) enough to cover the array in one block, so that short arrays keep every work-item busy,
  * but at least 8 (a 32-byte sector a row for 4-byte elements): taller arrays take several blocks.
  * The kernel walks however many blocks there are: were the two values to differ, only speed would. */
 #define SAT_SCAN_PART 32
@@ -115,7 +115,7 @@ static cl_uint sat_scan_cols(unsigned wg, size_t rows)
  * much (8 MB of each for float 8192 x 8192 in bands of 32 rows). The most, up to SAT_SEGMENT_MAX,
  * that leave the busiest group no more tiles than a task a tile would. Where the policy says so
  * (sat_split: the H100), groups with at least that many tiles take tasks of one band instead: with
- * tasks taken from a counter (cl/sat.cl) short ones end more evenly, which on the H100 outweighs the
+ * tasks taken from a counter (cl/prims/sat_three_pass.cl) short ones end more evenly, which on the H100 outweighs the
  * sums (float 8192 x 8192: 303.5 us against 314.5) and on the H200 does not (254-257 against 241-245;
  * bench/notebook.md). A test or experiment may set it (CLSCAN_TUNE_SAT_SEGMENT). */
 #define SAT_SEGMENT_MAX 32
@@ -134,7 +134,7 @@ static size_t sat_segment(const clscan_context *ctx, size_t bands, size_t chunks
     return seg;
 }
 
-/* Element offsets of up to 2^32 - 1 fit the kernels' 32-bit ones (cl/sat.cl, sat_offset). */
+/* Element offsets of up to 2^32 - 1 fit the kernels' 32-bit ones (cl/prims/sat.clh, clscan_sat_offset). */
 int clscan__sat_wide(size_t n)
 {
     return n > 0 && n - 1 > (size_t)UINT32_MAX;
@@ -168,7 +168,7 @@ static clscan_status sat_next_epoch(clscan_context *ctx, const clscan__program *
  * the H100 8192 x 8192 the same either way (bench/notebook.md). */
 #define SAT_MIDDLE_TILES 8192
 
-/* The middle of sat_three_pass (cl/sat.cl): the segments' column sums and the bands' chunk totals
+/* The middle of sat_three_pass (cl/prims/sat_three_pass.cl): the segments' column sums and the bands' chunk totals
  * scanned down, then every band's carries. In one launch (clscan_sat_middle) where the chunk totals are few;
  * else in two, clscan_sat_scan_sums then clscan_sat_band_carries. */
 static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program *p, cl_mem sums, cl_mem carries,
@@ -208,11 +208,11 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
  * Tests ask for part-band tiles on any shape. */
 #define SAT_TILE_MIN_SEGMENT 4
 
-/* The parameters as #defines; the tables look back their own way: no tile look-back (lookback.clh). */
+/* The parameters as #defines; the tables walk columns, not tiles (cl/engine/lookback.clh). */
 static void sat_defines(clscan__config *cfg)
 {
     cfg->defines[0] = '\0';
-    clscan__config_define(cfg, "CLSCAN_SP_WORDS_ONLY", NULL);
+    clscan__config_define(cfg, "CLSCAN_SP_COLUMNS", NULL);
     clscan__config_define_uint(cfg, "CLSCAN_SAT_BAND", cfg->param[BAND]);
     if (cfg->param[CARRY_ROWS])
         clscan__config_define_uint(cfg, "CLSCAN_SAT_CARRY_ROWS", cfg->param[CARRY_ROWS]);

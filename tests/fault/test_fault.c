@@ -356,7 +356,7 @@ static void expect_right(fixture *f, const op *o, const char *when)
 
 /* ---- what a failed call must leave behind --------------------------------------------------- */
 /* A sort's keys and values too, wherever it failed: its passes write the caller's buffers in their
- * last command only (src/sort.c). */
+ * last command only (src/prims/sort.c). */
 static void expect_inputs_kept(fixture *f, const op *o)
 {
     static int32_t got[N];
