@@ -2,6 +2,89 @@
  * an atomic counter and walk them left to right, each column's sum over the rows above the band from
  * the column look-back; the image is read and written once. Wins on small images, where its chain of
  * look-backs down the bands is short (src/prims/sat.c). */
+/* The look-back of this path, its own: through the column walk of cl/engine/lookback.clh (its hooks
+ * and their state) the float 16384 x 16384 table took 2.6-4.2% longer on the H200 (bench/notebook.md,
+ * 2026-11-26). Its reads, forced-fallback rule and recheck are those of clscan_sp_seen and
+ * clscan_sp_settle, written out for bands of CLSCAN_SAT_ROWS rows. */
+#define CLSCAN_SAT_WINDOW 1           /* bands a look-back round reads (2 / 4 / 8 were slower: docs/design.md) */
+
+/* One look-back round: both slots of bands j, j-1, .. j-CLSCAN_SAT_WINDOW+1 read at once (one round trip,
+ * not one for the inclusive prefix and another for the aggregate), then folded into *acc from the
+ * nearest band on while they are published: an aggregate is folded and the walk goes on, an
+ * inclusive prefix is folded and ends it (*done). Returns the bands used. The arrays have constant
+ * indices once unrolled, so they stay in registers. Forced (tests): aggregates count as unpublished. */
+uint clscan_sat_window(__global clscan_sp_word *status, long j, ulong x, ulong width, uint epoch, CLSCAN_T *acc,
+                       int *done)
+{
+    CLSCAN_T p[CLSCAN_SAT_WINDOW], a[CLSCAN_SAT_WINDOW];
+    int has_p[CLSCAN_SAT_WINDOW], has_a[CLSCAN_SAT_WINDOW];
+#pragma unroll   /* a C99 pragma a compiler may ignore; NVIDIA and clang unroll */
+    for (int q = 0; q < CLSCAN_SAT_WINDOW; q++) {
+        const int live = j - q >= 0;
+        const ulong slot = (ulong)(j - q) * width + x;
+        has_p[q] = live && clscan_sp_read_slot(status, slot, CLSCAN_SP_FLAG_P, epoch, &p[q]);
+#if defined(CLSCAN_SP_FORCE_FALLBACK)
+        has_a[q] = 0;
+#else
+        has_a[q] = live && clscan_sp_read_slot(status, slot, CLSCAN_SP_FLAG_A, epoch, &a[q]);
+#endif
+    }
+    uint used = 0;
+    int walking = 1;
+#pragma unroll
+    for (int q = 0; q < CLSCAN_SAT_WINDOW; q++) {
+        if (walking && has_p[q])
+            *acc = CLSCAN_OP(p[q], *acc), used++, *done = 1, walking = 0;
+        else if (walking && has_a[q])
+            *acc = CLSCAN_OP(a[q], *acc), used++;
+        else
+            walking = 0;
+    }
+    return used;
+}
+
+/* The sum of column x over bands 0 .. b-1, walked back CLSCAN_SAT_WINDOW bands a round (clscan_sat_window); a band
+ * that stays unpublished for CLSCAN_SP_SPIN_LIMIT rounds is added up from the input instead, then a value it
+ * published meanwhile wins (in place, its input may be gone). Each work-item walks its own column:
+ * nothing here waits on the rest of the group. Forced (tests): the nearest band is always added up
+ * from the input, and out of place that sum is used even where the band has published, so that it
+ * is what is tested. */
+CLSCAN_T clscan_sat_look_back(__global const CLSCAN_T *in, __global clscan_sp_word *status, ulong b, ulong x,
+                              ulong width, uint epoch, uint in_place, __global uint *fallbacks)
+{
+    CLSCAN_T acc = CLSCAN_IDENTITY, v;
+    long j = (long)b - 1;
+    uint spins = 0;
+#if defined(CLSCAN_SP_FORCE_FALLBACK)
+    const long forced_band = j;
+    const int trust = in_place;
+#else
+    const long forced_band = -1;
+    const int trust = 1;
+#endif
+    while (j >= 0) {
+        int done = 0;
+        const uint used = j == forced_band ? 0 : clscan_sat_window(status, j, x, width, epoch, &acc, &done);
+        if (done)
+            return acc;
+        if (used) {
+            j -= used, spins = 0;
+            continue;
+        }
+        if (j != forced_band && ++spins <= CLSCAN_SP_SPIN_LIMIT)
+            continue;
+        const ulong slot = (ulong)j * width + x;
+        CLSCAN_T agg = clscan_sat_band_column(in, (ulong)j, CLSCAN_SAT_ROWS, x, width);
+        atomic_inc(fallbacks);
+        if (trust && clscan_sp_read_slot(status, slot, CLSCAN_SP_FLAG_P, epoch, &v))
+            return CLSCAN_OP(v, acc);
+        if (trust && clscan_sp_read_slot(status, slot, CLSCAN_SP_FLAG_A, epoch, &v))
+            agg = v;
+        acc = CLSCAN_OP(agg, acc), j--, spins = 0;
+    }
+    return acc;
+}
+
 /* Band b of the table, left to right in chunks of CLSCAN_SAT_ROWS x CLSCAN_WG_SIZE: work-item i loads column i of
  * a chunk (coalesced rows) and sums down it, publishes the column's band total, looks back for its
  * sum over the bands above, publishes their sum, and clscan_sat_chunk does the rest, carrying every row's
@@ -17,7 +100,6 @@ void clscan_sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
         carry[lid] = CLSCAN_IDENTITY;
     CLSCAN_T col[CLSCAN_SAT_ROWS];
     CLSCAN_T ahead[CLSCAN_SAT_ROWS];
-    clscan_sp_column look = {in, status, &counters[2], 0, b, num_bands, CLSCAN_SAT_ROWS, width, 0, epoch, in_place, 0};
     clscan_sat_load_column(in, col, y0, rows, lid, width);
     for (ulong x0 = 0; x0 < width; x0 += CLSCAN_WG_SIZE) {
         const ulong x = x0 + lid;
@@ -27,7 +109,7 @@ void clscan_sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
         CLSCAN_T above = CLSCAN_IDENTITY;
         if (x < width && b > 0) {
             clscan_sp_publish(status, b * width + x, CLSCAN_SP_FLAG_A, epoch, sum);
-            above = clscan_sp_column_look_back(status, &look, b, width, x, epoch, in_place);
+            above = clscan_sat_look_back(in, status, b, x, width, epoch, in_place, &counters[2]);
         }
         if (x < width && b + 1 < num_bands)
             clscan_sp_publish(status, b * width + x, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(above, sum));
