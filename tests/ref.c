@@ -13,15 +13,16 @@ uint64_t ref_seed(const char *test_name)
 {
     const char *env = getenv("CLSCAN_TEST_SEED");
     uint64_t seed = env && env[0] ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
-    printf("[ seed     ] %s: CLSCAN_TEST_SEED=%" PRIu64 " replays this run\n", test_name, seed);
+    printf("[ seed     ] %s: CLSCAN_TEST_TIER=%s CLSCAN_TEST_SEED=%" PRIu64 " replays this run\n", test_name,
+           ref_quick() ? "quick" : "full", seed);
     fflush(stdout);
     return seed;
 }
 
 int ref_quick(void)
 {
-    const char *env = getenv("CLSCAN_TEST_QUICK");
-    return env && env[0] && strcmp(env, "0") != 0;
+    const char *env = getenv("CLSCAN_TEST_TIER");
+    return !env || strcmp(env, "full") != 0;
 }
 
 uint64_t ref_next(uint64_t *s)   /* splitmix64 */

@@ -11,8 +11,8 @@
 uint64_t ref_seed(const char *test_name);
 uint64_t ref_next(uint64_t *state);
 
-/* 1 when $CLSCAN_TEST_QUICK is set (the sanitize build, where every host instruction costs several):
- * tests then leave out their largest sizes, keeping every tile boundary. */
+/* 1 in the quick tier: $CLSCAN_TEST_TIER unset or anything but "full" (tier.h says what each tier
+ * runs). Tests then leave out their largest sizes, keeping every tile boundary. */
 int ref_quick(void);
 
 /* Random data suited to op: full-range integers (odd ones for MUL, so products never collapse to 0),

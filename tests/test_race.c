@@ -1,9 +1,11 @@
 /* Races in single-pass: many back-to-back scans of the same input at awkward sizes, each output
  * poisoned first and checked whole. A result that is right once and wrong later is a race between
  * work-groups (look-back, status words, tile counter, epochs). Integers must match exactly every time.
- * $CLSCAN_RACE_RUNS sets the runs per case (default 1000 on a GPU, 200 elsewhere). */
+ * $CLSCAN_RACE_RUNS sets the runs per case (default 1000 on a GPU, 200 elsewhere). The quick tier (tier.h)
+ * runs int32 alone. */
 #include "prims/prims.h"
 #include "ref.h"
+#include "tier.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,7 +78,7 @@ static void race_sizes(clscan_wg_algorithm wg)
     const size_t big = ref_quick() ? (1u << 16) + 123 : (1u << 20) + 123;
     const clscan_type types[] = {CLSCAN_INT32, CLSCAN_INT64, CLSCAN_FLOAT};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        if (!clscan__device_supports_type(&ctx->info, types[i]))
+        if (!clscan__device_supports_type(&ctx->info, types[i]) || !tier_type(types[i], CLSCAN_INT32))
             continue;
         clscan__tuning t = clscan__scan_tile(ctx, types[i]);
         size_t tile = (size_t)t.wg_size * t.items;

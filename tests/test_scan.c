@@ -4,9 +4,11 @@
  * Also the portable paths alone (local-memory sub-groups, scalar tile loads), single-pass with
  * every look-back forced onto its fallback, and the item mode (registers or streamed) the policy
  * does not pick for the device. Outputs are poisoned before each run.
- * $CLSCAN_TEST_SEED replays a run. */
+ * $CLSCAN_TEST_SEED replays a run. The quick tier (tier.h) runs every type and operator under AUTO and
+ * each other configuration at one type; $CLSCAN_TEST_TIER=full runs all of them. */
 #include "prims/prims.h"
 #include "ref.h"
+#include "tier.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,7 +49,7 @@ static size_t test_sizes(clscan_type type, size_t *sizes, size_t cap)
      * covers deep levels with small tiles). */
     const size_t around[] = {wg, tile, 2 * tile, 3 * tile, tile * tile};
     const size_t count = tile * tile <= ((size_t)1 << 21) ? 5 : 4;
-    const size_t largest = ref_quick() ? 3 * tile + 1 : size_cap;
+    const size_t largest = ref_quick() ? (count == 5 ? tile * tile + 1 : 3 * tile + 1) : size_cap;
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && k < cap; i++)
         if (fixed[i] <= largest)
             sizes[k++] = fixed[i];
@@ -103,17 +105,21 @@ static void scan_matrix(clscan_type type, clscan_strategy strategy, clscan_wg_al
     for (size_t i = 0; i < count; i++)
         for (int op = CLSCAN_ADD; op <= CLSCAN_MAX; op++)
             for (int mode = 0; mode < 4; mode++)
-                failures += !run_one(sizes[i], type, (clscan_op)op, mode & 1, mode >> 1, in, got);
+                failures += tier_op(type, (clscan_op)op, strategy == CLSCAN_STRATEGY_AUTO) &&
+                            !run_one(sizes[i], type, (clscan_op)op, mode & 1, mode >> 1, in, got);
     free(in);
     free(got);
     assert_int_equal(failures, 0);
 }
 
+/* The quick tier runs every type under AUTO, and each strategy with each work-group algorithm at one. */
+static const clscan_type wg_quick_type[] = {CLSCAN_INT32, CLSCAN_INT32, CLSCAN_INT32, CLSCAN_DOUBLE};
 #define SCAN_TEST(T, S, W)                                                                              \
     static void test_##T##_##S##_##W(void **state)                                                      \
     {                                                                                                   \
         (void)state;                                                                                    \
-        if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T))                                      \
+        if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T) ||                                    \
+            (CLSCAN_WG_##W != CLSCAN_WG_AUTO && !tier_type(CLSCAN_##T, wg_quick_type[CLSCAN_WG_##W])))      \
             skip();                                                                                     \
         scan_matrix(CLSCAN_##T, CLSCAN_STRATEGY_##S, CLSCAN_WG_##W);                                    \
     }
@@ -177,12 +183,14 @@ static void other_groups_pass(clscan_type type)
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 0);
 }
 
-/* test_<T>_<X> runs X_pass for type T where the device holds it. */
+/* test_<T>_<X> runs X_pass for type T where the device holds it (the quick tier: at X_quick alone). */
+static const clscan_type portable_quick = CLSCAN_UINT64, forced_fallback_quick = CLSCAN_INT32,
+                         other_items_mode_quick = CLSCAN_INT64, other_groups_quick = CLSCAN_FLOAT;
 #define PER_TYPE(T, X)                                                                                  \
     static void test_##T##_##X(void **state)                                                            \
     {                                                                                                   \
         (void)state;                                                                                    \
-        if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T))                                      \
+        if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T) || !tier_type(CLSCAN_##T, X##_quick)) \
             skip();                                                                                     \
         X##_pass(CLSCAN_##T);                                                                           \
     }
@@ -203,12 +211,14 @@ static void test_misc_deep_recursion(void **state)
     void *in = malloc(n * 8), *got = malloc(n * 8);
     int failures = 0;
     for (int pair = 0; pair < 9; pair++) {
+        if (ref_quick() && pair % 3 != 0)   /* the quick tier: each strategy with Hillis-Steele, int32 add */
+            continue;
         clscan_strategy strategy = (clscan_strategy)(CLSCAN_STRATEGY_BLOCK_SUM + pair / 3);
         clscan_wg_algorithm wg = (clscan_wg_algorithm)(CLSCAN_WG_HILLIS_STEELE + pair % 3);
         assert_int_equal(clscan_set_algorithm(ctx, strategy, wg), CLSCAN_SUCCESS);
         failures += !run_one(n, CLSCAN_INT32, CLSCAN_ADD, 0, 0, in, got);
-        failures += !run_one(n, CLSCAN_INT64, CLSCAN_MAX, 1, 1, in, got);
-        failures += !run_one(n, CLSCAN_FLOAT, CLSCAN_ADD, 1, 0, in, got);
+        failures += !ref_quick() && !run_one(n, CLSCAN_INT64, CLSCAN_MAX, 1, 1, in, got);
+        failures += !ref_quick() && !run_one(n, CLSCAN_FLOAT, CLSCAN_ADD, 1, 0, in, got);
     }
     test_set_tile(ctx, 0, 0);
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
@@ -241,7 +251,8 @@ static void test_misc_host_api(void **state)
     free(out);
 }
 
-/* argv[1], when given, is a cmocka name pattern: ctest runs the matrix in parts side by side. */
+/* argv[1], when given, is a cmocka name pattern: ctest runs the matrix in parts side by side; argv[2]
+ * one of names to leave out. */
 int main(int argc, char **argv)
 {
 #define ENTRY(T, S, W) cmocka_unit_test(test_##T##_##S##_##W)
@@ -260,5 +271,7 @@ int main(int argc, char **argv)
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
+    if (argc > 2)
+        cmocka_set_skip_filter(argv[2]);
     return cmocka_run_group_tests(tests, setup, teardown);
 }

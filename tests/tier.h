@@ -1,0 +1,29 @@
+/* What each tier of the suite runs (tests/CMakeLists.txt registers the tiers; docs/reliability.md,
+ * "The suite in two tiers", says why). $CLSCAN_TEST_TIER=full: every type x operator x configuration a
+ * test lists, at every size it lists. Unset or quick: every type on each primitive's main path (what
+ * AUTO runs), every operator there at one or more types, and every other configuration (strategy,
+ * work-group algorithm, portable path, forced fallback, item mode, shape) at one type, all at every
+ * tile boundary (ref_quick() leaves out only the sizes past 3 tiles and the large random ones). On
+ * PoCL each OpenCL program costs seconds of compiling, all of its kernels included, and the quick tier
+ * builds a few dozen where the full one builds hundreds. */
+#ifndef CLSCAN_TEST_TIER_H
+#define CLSCAN_TEST_TIER_H
+#include "ref.h"
+
+/* The operators a configuration runs at type. The quick tier runs add, and on a primitive's main path
+ * (main_path) also each other operator at one or two types: min at int32 (signed), max at uint64
+ * (unsigned, 64-bit) and float, mul at float (the products' tolerance). */
+static inline int tier_op(clscan_type type, clscan_op op, int main_path)
+{
+    return !ref_quick() || op == CLSCAN_ADD ||
+           (main_path && ((op == CLSCAN_MIN && type == CLSCAN_INT32) || (op == CLSCAN_MAX && type == CLSCAN_UINT64) ||
+                          (op == CLSCAN_MAX && type == CLSCAN_FLOAT) || (op == CLSCAN_MUL && type == CLSCAN_FLOAT)));
+}
+
+/* Whether a configuration that the quick tier runs at quick_type alone runs type. Each test spreads
+ * its configurations over types of both widths. */
+static inline int tier_type(clscan_type type, clscan_type quick_type)
+{
+    return !ref_quick() || type == quick_type;
+}
+#endif
