@@ -6,8 +6,8 @@
  * --tune searches work-group size and items per work-item of the single-pass scan and compaction and
  * prints the fastest as policy row fields. */
 #define _POSIX_C_SOURCE 200809L
+#include "clscan/clscan.h"
 #include "clscan/clscan_tuning.h"
-#include "core/core.h"   /* device facts; the rest goes through the API and clscan_tuning.h */
 #include "bench_mpi.h"
 #include <float.h>
 #include <math.h>
@@ -697,6 +697,47 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
     return wrong + bench_sort(o, s, got, t, launch_s, rep, ti, roof);
 }
 
+/* What the bench needs to know of the context's device, asked of OpenCL itself (the tool uses the API
+ * and clscan_tuning.h only). */
+typedef struct bench_device {
+    char name[256], vendor[256], driver[256], platform[256];
+    cl_device_type type;
+    size_t max_wg;
+    cl_ulong max_alloc, global_mem;
+    int fp64, int64;           /* double elements; 64-bit integer elements */
+} bench_device;
+
+static void bench_device_facts(const clscan_context *ctx, bench_device *d)
+{
+    cl_device_id dev = clscan_context_device(ctx);
+    cl_platform_id platform = NULL;
+    char profile[64] = "";
+    size_t len = 0;
+    memset(d, 0, sizeof *d);
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_VENDOR, sizeof d->vendor - 1, d->vendor, NULL);
+    clGetDeviceInfo(dev, CL_DRIVER_VERSION, sizeof d->driver - 1, d->driver, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_PROFILE, sizeof profile - 1, profile, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof d->type, &d->type, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_wg, &d->max_wg, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof d->global_mem, &d->global_mem, NULL);
+    if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) == CL_SUCCESS)
+        clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof d->platform - 1, d->platform, NULL);
+    char *ext = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &len) == CL_SUCCESS ? calloc(len + 1, 1) : NULL;
+    if (ext && clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, len, ext, NULL) == CL_SUCCESS) {
+        d->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+        d->int64 = strcmp(profile, "FULL_PROFILE") == 0 || strstr(ext, "cles_khr_int64") != NULL;
+    }
+    free(ext);
+}
+
+/* Whether the device holds elements of the type (the library says CLSCAN_UNSUPPORTED otherwise). */
+static int bench_supports(const bench_device *d, clscan_type type)
+{
+    return type == CLSCAN_DOUBLE ? d->fp64 : clscan_type_size(type) == 8 ? d->int64 : 1;
+}
+
 /* One shape of the tuning grid: the scan (single-pass) or the compaction, timed and checked, with
  * the look-back fallbacks a call; returns the median seconds, 0 when the shape cannot run here
  * (more work-items than the kernel may have) or was shrunk to fit local memory (the same as a
@@ -737,7 +778,9 @@ static int tune(const options *o, step *s, void *got, double *t, size_t ti)
     clscan_context *ctx = s->ctx;
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
     /* GPUs: wide groups, a few items each; CPUs: a few work-items with long runs each. */
-    int cpu = (ctx->info.type & CL_DEVICE_TYPE_GPU) == 0, wrong = 0;
+    bench_device dev;
+    bench_device_facts(ctx, &dev);
+    int cpu = (dev.type & CL_DEVICE_TYPE_GPU) == 0, wrong = 0;
     unsigned wg_lo = cpu ? 1 : 64, wg_hi = cpu ? 32 : 1024, items_lo = cpu ? 256 : 2, items_hi = cpu ? 16384 : 64;
     unsigned best_wg[2] = {0, 0}, best_items[2] = {0, 0};
     double copy = median_time(step_copy, s, o->runs, t);
@@ -745,7 +788,7 @@ static int tune(const options *o, step *s, void *got, double *t, size_t ti)
         double best = 0;
         printf("tuning single-pass %s, %s, n = %zu (copy of the same bytes: %.4f ms)\n",
                compact ? "compaction (half kept)" : "scan", types[ti].name, s->n, copy * 1e3);
-        for (unsigned wg = wg_lo; wg <= wg_hi && wg <= ctx->info.max_wg; wg *= 2)
+        for (unsigned wg = wg_lo; wg <= wg_hi && wg <= dev.max_wg; wg *= 2)
             for (unsigned items = items_lo; items <= items_hi; items *= 2) {
                 double sec = tune_shape(o, s, got, t, compact, wg, items);
                 wrong += sec < 0;
@@ -760,16 +803,16 @@ static int tune(const options *o, step *s, void *got, double *t, size_t ti)
     clscan_tuning_tile_in_force(ctx, s->type, 0, &table);
     /* The same tile bytes for the other element size: half (or twice) the items. */
     unsigned items4 = best_items[0] * (clscan_type_size(s->type) == 8 ? 2 : 1);
-    const char *type = (ctx->info.type & CL_DEVICE_TYPE_GPU) ? "CL_DEVICE_TYPE_GPU" : "CL_DEVICE_TYPE_CPU";
+    const char *type = (dev.type & CL_DEVICE_TYPE_GPU) ? "CL_DEVICE_TYPE_GPU" : "CL_DEVICE_TYPE_CPU";
     printf("scan table row (src/tuning/scan.c) for %s:\n"
            "    {.key = {\"%s\", \"%s\", %s}, .wg4 = %u, .items4 = %u, .wg8 = %u, .items8 = %u, .stream = %d},\n",
-           ctx->info.name, ctx->info.vendor, ctx->info.name, type, best_wg[0], items4, best_wg[0], items4 / 2,
+           dev.name, dev.vendor, dev.name, type, best_wg[0], items4, best_wg[0], items4 / 2,
            table.stream);
     printf("compaction table row (src/tuning/compact.c):\n    {.key = {\"%s\", \"%s\", %s}, .wg = %u, .items = %u},\n",
-           ctx->info.vendor, ctx->info.name, type, best_wg[1], best_items[1]);
+           dev.vendor, dev.name, type, best_wg[1], best_items[1]);
     printf("tuning JSON: {\"device\": \"%s\", \"vendor\": \"%s\", \"type\": \"%s\", \"scan\": {\"wg4\": %u, "
            "\"items4\": %u, \"wg8\": %u, \"items8\": %u, \"stream\": %d}, \"compact\": {\"wg\": %u, \"items\": %u}}\n",
-           ctx->info.name, ctx->info.vendor, type, best_wg[0], items4, best_wg[0], items4 / 2, table.stream,
+           dev.name, dev.vendor, type, best_wg[0], items4, best_wg[0], items4 / 2, table.stream,
            best_wg[1], best_items[1]);
     return wrong;
 }
@@ -826,7 +869,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "clscan-bench: %s\n", clscan_last_error(NULL));
         return 3;
     }
-    const clscan__device_info *dev = &ctx->info;
+    bench_device facts;
+    bench_device_facts(ctx, &facts);
+    const bench_device *dev = &facts;
     size_t widest = 4;
     for (size_t i = 0; i < NTYPES; i++)
         if ((o.type_mask >> i & 1) && clscan_type_size(types[i].type) > widest)
@@ -866,7 +911,7 @@ int main(int argc, char **argv)
     int wrong = 0;
     cl_context cl = clscan_context_cl_context(ctx);
     for (size_t ti = 0; ti < NTYPES; ti++) {
-        if (!(o.type_mask >> ti & 1) || !clscan__device_supports_type(dev, types[ti].type))
+        if (!(o.type_mask >> ti & 1) || !bench_supports(dev, types[ti].type))
             continue;
         s.type = types[ti].type;
         fill(in, max_n, s.type);
