@@ -32,8 +32,10 @@ clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, int wide_words
             return clscan__fail_cl(ctx, "clCreateBuffer (single-pass counters)", err);
         }
     }
-    if (*status != before || wrap)
-        st = clscan__fill_zero(ctx, *status, clscan__scratch_peek(ctx, STATUS, &held) ? held : 0);
+    if (*status != before || wrap) {
+        clscan__scratch_peek(ctx, STATUS, &held);   /* the whole buffer, which may be larger than asked for */
+        st = clscan__fill_zero(ctx, *status, held);
+    }
     if (st == CLSCAN_SUCCESS && (fresh_counters || wrap))
         st = clscan__fill_zero(ctx, ctx->sp_counters, 4 * sizeof(cl_uint));
     if (st == CLSCAN_SUCCESS && wrap) {
