@@ -2,12 +2,9 @@
  * the registry lists them, the build (from the disk cache of cache.c, else from source), its kernels,
  * and the in-memory list of one built program per configuration per context. */
 #include "core.h"
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* OpenCL C 1.2, except where the KHR sub-group path is asked for: compilers declare its built-ins from
  * 2.0 on (clang: "implicit declaration of function 'sub_group_scan_inclusive_add'" as 1.2). */
