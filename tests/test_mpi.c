@@ -3,10 +3,12 @@
  * tile + 1 and larger elements, in place too; the reduction; the compaction; bad arguments on one rank
  * (every rank gets the same status, no output changes, the next call works). Every rank checks, then
  * the ranks agree on the verdict before asserting, so that they leave each test together.
- * Rank 0's seed is broadcast; $CLSCAN_TEST_SEED replays. */
+ * Rank 0's seed is broadcast; $CLSCAN_TEST_SEED replays. The quick tier (3 ranks) takes the operators of
+ * tier_op (tier.h), whose programs the one-device tests have built. */
 #include "clscan/clscan_mpi.h"
 #include "prims/prims.h"
 #include "ref.h"
+#include "tier.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,7 +105,8 @@ static void test_scans(void **state)
             continue;
         for (int op = CLSCAN_ADD; op <= CLSCAN_MAX; op++)
             for (int exclusive = 0; exclusive < 2; exclusive++)
-                failures += !scan_case(types[t], (clscan_op)op, exclusive, 0, (int)t + op + exclusive);
+                failures += tier_op(types[t], (clscan_op)op, 1) &&
+                            !scan_case(types[t], (clscan_op)op, exclusive, 0, (int)t + op + exclusive);
     }
     /* Every slice kind at every rank position, and in place, for one type. */
     for (int shift = 0; shift < 6; shift++)
@@ -118,7 +121,7 @@ static void test_reduce(void **state)
     for (int shift = 0; shift < 6; shift++) {
         const clscan_type type = shift % 2 ? CLSCAN_FLOAT : CLSCAN_INT64;
         const clscan_op op = (clscan_op)(shift % 4);
-        if (!all_ranks(clscan__device_supports_type(&ctx->info, type)))
+        if (!all_ranks(clscan__device_supports_type(&ctx->info, type)) || !tier_op(type, op, 1))
             continue;
         global_data g = make_data(type, op, shift, 0x5eed0000u + (uint64_t)shift);
         cl_mem in = ref_buffer(ctx, g.n * g.elem + 8, g.all + g.first * g.elem);
