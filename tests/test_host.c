@@ -159,11 +159,12 @@ static void test_defines_and_keys(void **state)
     clscan__config_define(&cfg2, "CLSCAN_SAT_WIDE", NULL);
     clscan__write_defines(&cfg2, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define CLSCAN_ITEMS 8\n#define CLSCAN_SAT_BAND 32\n#define CLSCAN_SAT_WIDE\n"));
-    /* The registry: every program starts with the core files, each kernel has its index. */
+    /* The registry: every program starts with the core files (the shared local-memory formulas first),
+     * each kernel has its index. */
     const char *files[CLSCAN__MAX_FILES + 1];
     for (int id = 0; id < CLSCAN__PROGRAM_COUNT; id++) {
         clscan__program_files((clscan__program_id)id, files);
-        assert_string_equal(files[0], "core/types.clh");
+        assert_string_equal(files[0], "core/sizes.clh");
         const char *const *kernels = clscan__program_kernels((clscan__program_id)id);
         for (int k = 0; kernels[k]; k++)
             assert_int_equal(clscan__kernel_index((clscan__program_id)id, kernels[k]), k);

@@ -22,7 +22,7 @@ uint clscan_run_flag_count(__global const uchar *flags, ulong first, ulong n)
 }
 
 #if !defined(CLSCAN_ITEMS_STREAM)
-#define CLSCAN_FLAG_WORDS ((CLSCAN_ITEMS + 31) / 32)
+#define CLSCAN_FLAG_WORDS CLSCAN_FLAG_WORDS_OF(CLSCAN_ITEMS)
 /* Bit i of mask: element first + i is kept; returns how many are. The work-item's own flags come
  * as 16-byte vectors where its run is whole and aligned (CLSCAN_VEC4: buffers start on 16 bytes),
  * so a group's loads are contiguous; else byte by byte. */
@@ -87,7 +87,7 @@ void clscan_count_tiles(__global const uchar *flags, __global ulong *counts, ulo
 #define CLSCAN_COMPACT_LOCAL 1
 #else
 #define CLSCAN_HELD_WORDS CLSCAN_FLAG_WORDS
-#define CLSCAN_COMPACT_LOCAL (CLSCAN_WG_SIZE * (CLSCAN_FLAG_WORDS + 1))   /* every work-item's flag mask and rank */
+#define CLSCAN_COMPACT_LOCAL CLSCAN_LOCAL_COMPACT(CLSCAN_WG_SIZE, CLSCAN_ITEMS)   /* every work-item's flag mask and rank */
 #endif
 
 /* The work-item's rank among the tile's kept elements; *total: how many the tile keeps. Ends with a

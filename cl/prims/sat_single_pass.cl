@@ -126,7 +126,7 @@ void clscan_sat_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out,
                             __global uint *counters, ulong width, ulong height, ulong num_bands, uint epoch,
                             uint in_place)
 {
-    __local CLSCAN_T clscan_tile[CLSCAN_PAD(CLSCAN_SAT_ROWS * CLSCAN_WG_SIZE)];
+    __local CLSCAN_T clscan_tile[CLSCAN_LOCAL_SAT_TILE(CLSCAN_SAT_ROWS, CLSCAN_WG_SIZE)];
     __local CLSCAN_T clscan_runs[CLSCAN_WG_SIZE];       /* each run's total */
     __local CLSCAN_T clscan_carry[CLSCAN_SAT_ROWS];     /* each row's sum left of the chunk */
     __local uint clscan_next;

@@ -91,7 +91,7 @@ __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_sat_band_sums(__global const CLSCAN_T *in, __global CLSCAN_T *sums, __global CLSCAN_T *carries,
                           ulong width, ulong height, uint num_bands, uint seg, __global uint *counters, uint epoch)
 {
-    __local CLSCAN_T clscan_tile[CLSCAN_PAD(CLSCAN_SAT_ROWS * CLSCAN_WG_SIZE)];
+    __local CLSCAN_T clscan_tile[CLSCAN_LOCAL_SAT_TILE(CLSCAN_SAT_ROWS, CLSCAN_WG_SIZE)];
     __local CLSCAN_T clscan_runs[CLSCAN_WG_SIZE];
     __local uint clscan_next;
     const uint lid = get_local_id(0), chunks = (uint)((width + CLSCAN_WG_SIZE - 1) / CLSCAN_WG_SIZE);
@@ -325,7 +325,7 @@ void clscan_sat_seeded_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out
                              __global const CLSCAN_T *carries, ulong width, ulong height, uint num_bands, uint seg,
                              __global uint *counters, uint epoch)
 {
-    __local CLSCAN_T clscan_tile[CLSCAN_PAD(CLSCAN_SAT_ROWS * CLSCAN_WG_SIZE)];
+    __local CLSCAN_T clscan_tile[CLSCAN_LOCAL_SAT_TILE(CLSCAN_SAT_ROWS, CLSCAN_WG_SIZE)];
     __local CLSCAN_T clscan_runs[CLSCAN_WG_SIZE];
     __local CLSCAN_T clscan_carry[CLSCAN_SAT_ROWS];
     __local uint clscan_next;

@@ -37,7 +37,7 @@ typedef uint clscan_hist_t;
 #if CLSCAN_WG_SIZE == 1
 #define CLSCAN_SORT_TILE_LOCAL 1                /* a work-group of one ranks nothing in local memory */
 #else
-#define CLSCAN_SORT_TILE_LOCAL CLSCAN_PAD(CLSCAN_TILE)
+#define CLSCAN_SORT_TILE_LOCAL CLSCAN_LOCAL_TILE(CLSCAN_WG_SIZE, CLSCAN_ITEMS)
 #endif
 
 #define CLSCAN_SORT_TRANSFORM_IN 1u             /* keys come from the caller: map them to ordered bits */

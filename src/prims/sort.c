@@ -6,6 +6,7 @@
  * so that the caller's buffer is written by the last command alone and a failed call leaves it as it
  * was. The 1-bit split path (flags, exclusive scan, scatter, a pass a bit) is the readable reference. */
 #include "prims.h"
+#include "../../cl/core/sizes.clh"   /* the kernels' own formulas (a path from here: no include dir) */
 
 #define SORT_TRANSFORM_IN 1u    /* the flags of cl/sort.cl */
 #define SORT_TRANSFORM_OUT 2u
@@ -25,13 +26,15 @@ typedef struct sort_buffers { cl_mem keys[3], values[3], hist, varying; } sort_b
 /* The program's parameters (clscan__config.param). */
 enum { RADIX_BITS, HIST64 };
 
-/* Local memory clscan_sort_scatter declares (the group scan's scratch bounded from above). */
+/* Local memory clscan_sort_scatter declares: the tile of keys and their ranks, each digit's base and
+ * start, and the group scan's scratch of packed counters (the largest a device may build). */
 static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
 {
-    size_t tile = (size_t)cfg->wg_size * cfg->items, padded = cfg->wg_size > 1 ? tile + tile / 32 : 1;
+    size_t wg = cfg->wg_size, tile = wg > 1 ? CLSCAN_LOCAL_TILE(wg, cfg->items) : 1;
     size_t radix = (size_t)1 << cfg->param[RADIX_BITS];
-    return padded * (clscan_type_size(a->key_type) + (a->by_key ? sizeof(cl_ushort) : 0)) +
-           radix * (cfg->param[HIST64] ? 8 : 4) + (radix + 1) * 4 + (3 * (size_t)cfg->wg_size + 64) * sizeof(cl_ulong);
+    return tile * (clscan_type_size(a->key_type) + (a->by_key ? sizeof(cl_ushort) : 0)) +
+           radix * (cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint)) + (radix + 1) * sizeof(cl_uint) +
+           CLSCAN_LOCAL_WG_SCAN_MAX(wg) * sizeof(cl_ulong);
 }
 
 /* The key's width and kind, the value's width, the digit bits and the count width as #defines. */

@@ -2,24 +2,24 @@
  * then fitted to the device (work-group size, local memory). The local memory a launch declares is
  * computed here from the same shapes the kernels use. */
 #include "tuning.h"
+#include "../../cl/core/sizes.clh"   /* the kernels' own formulas (a path from here: no include dir) */
 
-/* Local memory a scan_tiles launch needs: the padded tile (none when streaming) plus the larger
- * work-group scratch. */
+/* Local memory a scan_tiles launch declares: the padded tile (one element when streaming) plus the
+ * largest work-group scratch. */
 static size_t tile_local_bytes(clscan__tuning t, size_t elem)
 {
-    size_t tile = t.stream ? 0 : (size_t)t.wg_size * t.items, wg = t.wg_size;
-    size_t scratch = 3 * wg + 1;   /* the largest: sub-group slices plus their totals */
-    return (tile + tile / 32 + scratch) * elem;
+    size_t tile = t.stream ? 1 : CLSCAN_LOCAL_TILE((size_t)t.wg_size, t.items);
+    return (tile + CLSCAN_LOCAL_WG_SCAN_MAX((size_t)t.wg_size)) * elem;
 }
 
-/* Local memory the compaction kernels need (compact.cl), whatever the element: every work-item's
- * flag mask words and rank (none when streaming) and the count scan's scratch; their elements go
- * from registers straight to their places. */
+/* Local memory the compaction kernels declare (compact.cl), whatever the element: every work-item's
+ * flag mask words and rank (one word when streaming) and the count scan's scratch; their elements
+ * go from registers straight to their places. */
 static size_t compact_local_bytes(clscan__tuning t, size_t elem)
 {
     (void)elem;
-    size_t wg = t.wg_size, words = t.stream ? 0 : (t.items + 31) / 32;
-    return (wg * (words + 1) + 3 * wg + 1) * sizeof(cl_uint);
+    size_t ranks = t.stream ? 1 : CLSCAN_LOCAL_COMPACT((size_t)t.wg_size, t.items);
+    return (ranks + CLSCAN_LOCAL_WG_SCAN_MAX((size_t)t.wg_size)) * sizeof(cl_uint);
 }
 
 /* The table's tile t under the override and the device's limits; local_bytes says what a launch of
@@ -78,7 +78,7 @@ unsigned clscan__sat_band(const clscan_context *ctx, clscan__tuning t, size_t el
         return 0;
     band = clscan__floor_pow2(band < 32 ? band : 32);
     band = band < t.wg_size ? band : clscan__floor_pow2(t.wg_size);
-    while (band > 1 && ((size_t)band * t.wg_size * 33 / 32 + t.wg_size + band) * elem + 1024 > ctx->info.local_mem)
+    while (band > 1 && CLSCAN_LOCAL_SAT((size_t)band, (size_t)t.wg_size) * elem + 1024 > ctx->info.local_mem)
         band /= 2;
     return band;
 }
