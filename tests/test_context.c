@@ -123,6 +123,28 @@ static void test_find_device(void **state)
     assert_int_equal(clscan_tuning_find_device("0", NULL), CLSCAN_INVALID_ARGUMENT);
 }
 
+/* clscan_tuning_probe_device: the sub-group path a context takes there with nothing set. */
+static void test_probe_device(void **state)
+{
+    (void)state;
+    static const enum clscan_tuning_subgroups public_of[] = {
+        [CLSCAN__SG_NONE] = CLSCAN_SG_NONE, [CLSCAN__SG_KHR] = CLSCAN_SG_KHR,
+        [CLSCAN__SG_INTEL] = CLSCAN_SG_INTEL, [CLSCAN__SG_NVIDIA_PTX] = CLSCAN_SG_PTX};
+    char spec[64];
+    for (size_t i = 0; i < device_count; i++) {
+        clscan_tuning_device_facts facts;
+        assert_int_equal(clscan_tuning_probe_device(devices[i].device_id, &facts), CLSCAN_SUCCESS);
+        clscan_context *ctx = NULL;
+        snprintf(spec, sizeof spec, "%zu", i);
+        assert_int_equal(clscan_context_create(&ctx, spec), CLSCAN_SUCCESS);
+        if (clscan_tuning_get(ctx, CLSCAN_TUNE_SUBGROUPS) == 0)   /* $CLSCAN_TUNING may force one */
+            assert_int_equal(facts.subgroups, public_of[ctx->info.subgroups]);
+        clscan_context_release(ctx);
+    }
+    clscan_tuning_device_facts facts;
+    assert_int_equal(clscan_tuning_probe_device(NULL, &facts), CLSCAN_INVALID_ARGUMENT);
+}
+
 static cl_uint refcount(cl_command_queue q)
 {
     cl_uint n = 0;
@@ -200,6 +222,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_forms),
         cmocka_unit_test(test_find_device),
+        cmocka_unit_test(test_probe_device),
         cmocka_unit_test(test_application_queue),
         cmocka_unit_test(test_out_of_order_queue),
     };
