@@ -1,7 +1,7 @@
-/* Device facts, read once per context: names and versions (for the cache key and clscan-info),
- * limits (work-group size, local memory), and capabilities (fp64, 64-bit integers and atomics,
- * which sub-group mechanism the kernels could use, which clscan_tuning_probe_device tells tools).
- * Device quirks live here and nowhere else. */
+/* Device facts, read once per context: names and versions (for the cache key), limits (work-group
+ * size, local memory), and capabilities (fp64, 64-bit integers and atomics, which sub-group mechanism
+ * the kernels could use, which clscan_tuning_probe_device tells tools). Device quirks live here and
+ * nowhere else. */
 #include "core.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,17 +140,6 @@ const char *clscan__device_type_name(cl_device_type type)
     if (type & CL_DEVICE_TYPE_CPU) return "CPU";
     if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
     return "other";
-}
-
-const char *clscan__subgroup_name(clscan__subgroup_kind kind)
-{
-    switch (kind) {
-    case CLSCAN__SG_KHR: return "cl_khr_subgroups";
-    case CLSCAN__SG_INTEL: return "cl_intel_subgroups";
-    case CLSCAN__SG_NVIDIA_PTX: return "NVIDIA inline PTX shuffles";
-    case CLSCAN__SG_NONE: break;
-    }
-    return "none (local-memory fallback)";
 }
 
 /* The values of clscan_tuning.h for the kinds: that header is what tools and tests see. */
