@@ -4,7 +4,9 @@
 # layer's shared prims.h and collective.h); the MPI layer reaches the primitives only through
 # prims/collective.h. Layers, lowest first: core, tuning, engine, prims, dist. src/registry.def is
 # data that any layer may read, and so is cl/core/sizes.clh, the local-memory formulas that the host
-# shares with the kernels. Prints every offending include and exits 1 if there is one.
+# shares with the kernels. The tools (tools/) include the public headers (include/clscan/, the unstable
+# clscan_tuning.h among them) and their own files only. Prints every offending include and exits 1 if
+# there is one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rank() { case "$1" in core) echo 0 ;; tuning) echo 1 ;; engine) echo 2 ;; prims) echo 3 ;; dist) echo 4 ;; *) echo -1 ;; esac; }
@@ -29,8 +31,14 @@ for file in src/*/*.[ch]; do
     fi
   done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$file")
 done
+for file in tools/*.[ch]; do
+  while IFS= read -r inc; do
+    [[ ( $inc == clscan/* && -e include/$inc ) || -e tools/$inc ]] ||
+      complain "$file" "$inc" "a tool reaches the library through include/clscan/ only"
+  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$file")
+done
 if ((bad)); then
   echo "check-layers: includes that break the layering (docs/design.md, \"Layers\")"
   exit 1
 fi
-echo "check-layers: every include of src/ points to its own layer or a lower one"
+echo "check-layers: every include of src/ points to its own layer or a lower one; tools/ include public headers"

@@ -1,5 +1,6 @@
-/* Contexts: every device-spec form picks the device clscan-info numbers that way, $CLSCAN_DEVICE is
- * honoured, and an application's own queue (in-order or out-of-order) is used, retained and released. */
+/* Contexts: every device-spec form picks the device clscan-info numbers that way (and
+ * clscan_tuning_find_device finds it too), $CLSCAN_DEVICE is honoured, and an application's own queue
+ * (in-order or out-of-order) is used, retained and released. */
 #define _POSIX_C_SOURCE 200809L
 #include "prims/prims.h"
 #include "ref.h"
@@ -87,6 +88,63 @@ static void test_spec_forms(void **state)
     unsetenv("CLSCAN_DEVICE");
 }
 
+/* clscan_tuning_find_device: what creation would open, with the numbers of the list, opening nothing. */
+static void expect_found(const char *spec, size_t i)
+{
+    clscan_tuning_device found;
+    if (clscan_tuning_find_device(spec, &found) != CLSCAN_SUCCESS)
+        fail_msg("spec \"%s\": %s", spec ? spec : "(null)", clscan_last_error(NULL));
+    assert_ptr_equal(found.id, devices[i].device_id);
+    assert_int_equal(found.index, i);
+    assert_int_equal(found.platform, devices[i].platform);
+    assert_int_equal(found.device, devices[i].device);
+}
+
+static void test_find_device(void **state)
+{
+    (void)state;
+    char spec[64];
+    for (size_t i = 0; i < device_count; i++) {
+        snprintf(spec, sizeof spec, "%zu", i);
+        expect_found(spec, i);
+        snprintf(spec, sizeof spec, "%zu:%zu", devices[i].platform, devices[i].device);
+        expect_found(spec, i);
+    }
+    clscan_tuning_device found;
+    snprintf(spec, sizeof spec, "%zu", device_count);    /* past the last: how clscan-info finds the end */
+    assert_int_equal(clscan_tuning_find_device(spec, &found), CLSCAN_DEVICE_NOT_FOUND);
+    unsetenv("CLSCAN_DEVICE");
+    clscan__device_spec def = clscan__parse_device_spec(NULL);
+    expect_found(NULL, (size_t)clscan__match_device(&def, devices, device_count));
+    snprintf(spec, sizeof spec, "%zu", device_count - 1);
+    setenv("CLSCAN_DEVICE", spec, 1);
+    expect_found(NULL, device_count - 1);
+    unsetenv("CLSCAN_DEVICE");
+    assert_int_equal(clscan_tuning_find_device("0", NULL), CLSCAN_INVALID_ARGUMENT);
+}
+
+/* clscan_tuning_probe_device: the sub-group path a context takes there with nothing set. */
+static void test_probe_device(void **state)
+{
+    (void)state;
+    static const enum clscan_tuning_subgroups public_of[] = {
+        [CLSCAN__SG_NONE] = CLSCAN_SG_NONE, [CLSCAN__SG_KHR] = CLSCAN_SG_KHR,
+        [CLSCAN__SG_INTEL] = CLSCAN_SG_INTEL, [CLSCAN__SG_NVIDIA_PTX] = CLSCAN_SG_PTX};
+    char spec[64];
+    for (size_t i = 0; i < device_count; i++) {
+        clscan_tuning_device_facts facts;
+        assert_int_equal(clscan_tuning_probe_device(devices[i].device_id, &facts), CLSCAN_SUCCESS);
+        clscan_context *ctx = NULL;
+        snprintf(spec, sizeof spec, "%zu", i);
+        assert_int_equal(clscan_context_create(&ctx, spec), CLSCAN_SUCCESS);
+        if (clscan_tuning_get(ctx, CLSCAN_TUNE_SUBGROUPS) == 0)   /* $CLSCAN_TUNING may force one */
+            assert_int_equal(facts.subgroups, public_of[ctx->info.subgroups]);
+        clscan_context_release(ctx);
+    }
+    clscan_tuning_device_facts facts;
+    assert_int_equal(clscan_tuning_probe_device(NULL, &facts), CLSCAN_INVALID_ARGUMENT);
+}
+
 static cl_uint refcount(cl_command_queue q)
 {
     cl_uint n = 0;
@@ -163,6 +221,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_forms),
+        cmocka_unit_test(test_find_device),
+        cmocka_unit_test(test_probe_device),
         cmocka_unit_test(test_application_queue),
         cmocka_unit_test(test_out_of_order_queue),
     };

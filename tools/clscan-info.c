@@ -1,9 +1,11 @@
-/* clscan-info: numbers every OpenCL device exactly as CLSCAN_DEVICE and clscan_context_create()
- * accept them and prints the facts that matter for scans (as text, or --json); --check runs a
- * small int32 scan on every device with each work-group algorithm and compares with a C loop.
- * Exit status: 0 fine, 1 a check or device query failed, 2 bad usage, 3 no OpenCL platform/device. */
+/* clscan-info: numbers every OpenCL device as CLSCAN_DEVICE and clscan_context_create() accept them
+ * (the library itself numbers them, through clscan_tuning.h) and prints what OpenCL says of each that
+ * matters for scans (as text, or --json); --check runs small int32 scans on every device with each
+ * algorithm and compares with a C loop. Exit status: 0 fine, 1 a check or device query failed, 2 bad
+ * usage, 3 no OpenCL platform/device. */
 #define _POSIX_C_SOURCE 200809L
-#include "core/core.h"   /* device listing and facts */
+#include "clscan/clscan.h"
+#include "clscan/clscan_tuning.h"   /* the library's numbering and its sub-group choice */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +89,45 @@ static int parse_args(int argc, char **argv, int *done)
     return check ? MODE_CHECK : json ? MODE_JSON : MODE_TEXT;
 }
 
-/* ---- device list ----------------------------------------------------------------------------- */
+/* ---- device list: the library's numbering, OpenCL's facts ------------------------------------ */
+
+#define NAME_LEN 256   /* names and versions are cut to 255 characters, as the library's listing cuts them */
+
+/* One device as the library numbers it (clscan_tuning_find_device), with the names OpenCL gives. */
+typedef struct device_entry {
+    size_t platform, device;      /* as the spec "<platform>:<device>" takes them */
+    cl_device_id id;
+    char name[NAME_LEN], platform_name[NAME_LEN];
+} device_entry;
+
+/* The codes clGetDeviceInfo and clGetPlatformInfo return; any other is "OpenCL error", with its number. */
+static const char *cl_error_name(cl_int err)
+{
+    switch (err) {
+    case CL_INVALID_DEVICE: return "CL_INVALID_DEVICE";
+    case CL_INVALID_PLATFORM: return "CL_INVALID_PLATFORM";
+    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
+    }
+    return "OpenCL error";
+}
+
+/* A string property of dev (dev NULL: of platform), read whole and then cut to fit buf: a driver's long
+ * version string must not make the query fail (OpenCL refuses a buffer that is too small). */
+static cl_int info_string(cl_device_id dev, cl_platform_id platform, cl_uint what, char *buf, size_t len)
+{
+    size_t need = 0;
+    cl_int err = dev ? clGetDeviceInfo(dev, what, 0, NULL, &need) : clGetPlatformInfo(platform, what, 0, NULL, &need);
+    char *whole = err == CL_SUCCESS ? calloc(need + 1, 1) : NULL;
+    if (err == CL_SUCCESS && !whole)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS)
+        err = dev ? clGetDeviceInfo(dev, what, need, whole, NULL) : clGetPlatformInfo(platform, what, need, whole, NULL);
+    snprintf(buf, len, "%s", err == CL_SUCCESS ? whole : "");
+    free(whole);
+    return err;
+}
 
 static void print_install_hint(void)
 {
@@ -101,23 +141,71 @@ static void print_install_hint(void)
                 vendors);
 }
 
-/* Lists the devices; on failure prints why and returns 0. */
-static int list_devices(clscan__device_entry **entries, size_t *count)
+/* Fills e for the device the library numbers as found; on failure writes why. */
+static int name_entry(const clscan_tuning_device *found, device_entry *e, char *why, size_t why_len)
 {
-    const char *call = "";
-    cl_int err = clscan__list_devices(entries, count, &call);
-    if (err == -1001) {
-        fputs("clscan-info: no OpenCL platform found.\n", stderr);
-    } else if (err != CL_SUCCESS) {
-        fprintf(stderr, "clscan-info: listing OpenCL devices failed: %s: %s (%d)\n", call,
-                clscan__cl_error_name(err), err);
-    } else if (*count == 0) {
-        fputs("clscan-info: OpenCL platforms were found, but none has a device.\n", stderr);
-        free(*entries);
-        *entries = NULL;
-    } else {
-        return 1;
+    cl_platform_id platform = NULL;
+    const char *call = "clGetDeviceInfo";
+    e->platform = found->platform;
+    e->device = found->device;
+    e->id = found->id;
+    cl_int err = info_string(e->id, NULL, CL_DEVICE_NAME, e->name, sizeof e->name);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(e->id, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    if (err == CL_SUCCESS && (err = info_string(NULL, platform, CL_PLATFORM_NAME, e->platform_name,
+                                                sizeof e->platform_name)) != CL_SUCCESS)
+        call = "clGetPlatformInfo";
+    if (err != CL_SUCCESS)
+        snprintf(why, why_len, "%s failed: %s (%d)", call, cl_error_name(err), err);
+    return err == CL_SUCCESS;
+}
+
+/* The next device of the list: the one the library gives the spec "<index>" (index = *count). Returns 1
+ * with it appended, 0 at the end of the list, -1 after writing why the listing failed. */
+static int append_next(device_entry **entries, size_t *count, char *why, size_t why_len)
+{
+    char spec[32];
+    snprintf(spec, sizeof spec, "%zu", *count);
+    clscan_tuning_device found;
+    clscan_status st = clscan_tuning_find_device(spec, &found);
+    if (st == CLSCAN_DEVICE_NOT_FOUND)
+        return 0;   /* a short index spec fails this way only past the last device */
+    if (st != CLSCAN_SUCCESS) {
+        snprintf(why, why_len, "%s", clscan_last_error(NULL));
+        return -1;
     }
+    device_entry *grown = realloc(*entries, (*count + 1) * sizeof **entries);
+    if (!grown) {
+        snprintf(why, why_len, "out of host memory");
+        return -1;
+    }
+    *entries = grown;
+    if (!name_entry(&found, &grown[*count], why, why_len))
+        return -1;
+    ++*count;
+    return 1;
+}
+
+/* Lists the devices, numbered by the library itself; on failure prints why and returns 0. */
+static int list_devices(device_entry **entries, size_t *count)
+{
+    char why[4096];
+    int more;
+    *entries = NULL;
+    *count = 0;
+    while ((more = append_next(entries, count, why, sizeof why)) > 0)
+        continue;
+    cl_uint platforms = 0;
+    if (more < 0)
+        fprintf(stderr, "clscan-info: listing OpenCL devices: %s\n", why);
+    else if (*count == 0 && (clGetPlatformIDs(0, NULL, &platforms) != CL_SUCCESS || platforms == 0))
+        fputs("clscan-info: no OpenCL platform found.\n", stderr);
+    else if (*count == 0)
+        fputs("clscan-info: OpenCL platforms were found, but none has a device.\n", stderr);
+    else
+        return 1;
+    free(*entries);
+    *entries = NULL;
     print_install_hint();
     return 0;
 }
@@ -128,14 +216,14 @@ typedef struct default_choice {
     const char *env;      /* $CLSCAN_DEVICE when set and not empty (the library then uses it), else NULL */
 } default_choice;
 
-static default_choice find_default(const clscan__device_entry *entries, size_t count)
+static default_choice find_default(void)
 {
     default_choice d;
     d.env = getenv("CLSCAN_DEVICE");
     if (d.env && d.env[0] == '\0')
-        d.env = NULL;     /* the parser reads "" as the built-in default */
-    clscan__device_spec spec = clscan__parse_device_spec(d.env);
-    d.index = clscan__match_device(&spec, entries, count);
+        d.env = NULL;     /* the library reads "" as the built-in default */
+    clscan_tuning_device found;
+    d.index = clscan_tuning_find_device(NULL, &found) == CLSCAN_SUCCESS ? (long)found.index : -1;
     return d;
 }
 
@@ -143,24 +231,118 @@ static unsigned long long kib(cl_ulong bytes) { return (unsigned long long)(byte
 static unsigned long long mib(cl_ulong bytes) { return (unsigned long long)(bytes / (1024u * 1024u)); }
 static const char *yes_no(int v) { return v ? "yes" : "no"; }
 
+/* ---- device facts: OpenCL's answers, and the sub-group path, which is the library's choice ---- */
+
+typedef struct device_facts {
+    char vendor[NAME_LEN], platform[NAME_LEN], platform_version[NAME_LEN];
+    char driver[NAME_LEN], c_version[NAME_LEN];
+    cl_device_type type;
+    cl_uint compute_units;
+    size_t max_wg;
+    cl_ulong local_mem, global_mem, max_alloc;
+    int fp64, int64_atomics;
+    enum clscan_tuning_subgroups subgroups;
+} device_facts;
+
+static const char *type_name(cl_device_type type)
+{
+    if (type & CL_DEVICE_TYPE_GPU) return "GPU";
+    if (type & CL_DEVICE_TYPE_CPU) return "CPU";
+    if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+    return "other";
+}
+
+static const char *subgroups_name(enum clscan_tuning_subgroups sg)
+{
+    switch (sg) {
+    case CLSCAN_SG_KHR: return "cl_khr_subgroups";
+    case CLSCAN_SG_INTEL: return "cl_intel_subgroups";
+    case CLSCAN_SG_PTX: return "NVIDIA inline PTX shuffles";
+    case CLSCAN_SG_DEVICE: case CLSCAN_SG_NONE: break;
+    }
+    return "none (local-memory fallback)";
+}
+
+/* Whether name is a whole word of the space-separated extension list. */
+static int has_extension(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+static cl_int read_extensions(cl_device_id dev, device_facts *f)
+{
+    size_t len = 0;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &len);
+    char *ext = err == CL_SUCCESS ? calloc(len + 1, 1) : NULL;
+    if (err == CL_SUCCESS && !ext)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, len, ext, NULL);
+    if (err == CL_SUCCESS) {
+        f->fp64 = has_extension(ext, "cl_khr_fp64");
+        f->int64_atomics = has_extension(ext, "cl_khr_int64_base_atomics");
+    }
+    free(ext);
+    return err;
+}
+
+/* The clGetDeviceInfo answers; the first failure's code. */
+static cl_int read_device(cl_device_id dev, device_facts *f, cl_platform_id *platform)
+{
+    cl_int err = CL_SUCCESS;
+#define QUERY(call) do { if (err == CL_SUCCESS) err = (call); } while (0)
+#define NUMBER(what, field) QUERY(clGetDeviceInfo(dev, what, sizeof f->field, &f->field, NULL))
+    QUERY(info_string(dev, NULL, CL_DEVICE_VENDOR, f->vendor, sizeof f->vendor));
+    QUERY(info_string(dev, NULL, CL_DRIVER_VERSION, f->driver, sizeof f->driver));
+    QUERY(info_string(dev, NULL, CL_DEVICE_OPENCL_C_VERSION, f->c_version, sizeof f->c_version));
+    NUMBER(CL_DEVICE_TYPE, type);
+    NUMBER(CL_DEVICE_MAX_COMPUTE_UNITS, compute_units);
+    NUMBER(CL_DEVICE_MAX_WORK_GROUP_SIZE, max_wg);
+    NUMBER(CL_DEVICE_LOCAL_MEM_SIZE, local_mem);
+    NUMBER(CL_DEVICE_GLOBAL_MEM_SIZE, global_mem);
+    NUMBER(CL_DEVICE_MAX_MEM_ALLOC_SIZE, max_alloc);
+    QUERY(clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof *platform, platform, NULL));
+    QUERY(read_extensions(dev, f));
+#undef NUMBER
+#undef QUERY
+    return err;
+}
 
 /* Reads the facts of one device; on failure writes "<call>: <CL name> (<code>)" to why. */
-static int probe(const clscan__device_entry *e, clscan__device_info *info, char *why, size_t why_len)
+static int probe(const device_entry *e, device_facts *f, char *why, size_t why_len)
 {
-    const char *call = "";
-    cl_int err = clscan__device_probe(e->device_id, info, CLSCAN_SG_DEVICE, &call);
+    cl_platform_id platform = NULL;
+    const char *call = "clGetDeviceInfo";
+    memset(f, 0, sizeof *f);
+    cl_int err = read_device(e->id, f, &platform);
+    if (err == CL_SUCCESS) {
+        call = "clGetPlatformInfo";
+        err = info_string(NULL, platform, CL_PLATFORM_NAME, f->platform, sizeof f->platform);
+    }
+    if (err == CL_SUCCESS)
+        err = info_string(NULL, platform, CL_PLATFORM_VERSION, f->platform_version, sizeof f->platform_version);
     if (err != CL_SUCCESS) {
-        snprintf(why, why_len, "%s: %s (%d)", call, clscan__cl_error_name(err), err);
+        snprintf(why, why_len, "%s: %s (%d)", call, cl_error_name(err), err);
         return 0;
     }
+    clscan_tuning_device_facts chosen;
+    if (clscan_tuning_probe_device(e->id, &chosen) != CLSCAN_SUCCESS) {
+        snprintf(why, why_len, "clscan_tuning_probe_device: %s", clscan_last_error(NULL));
+        return 0;
+    }
+    f->subgroups = chosen.subgroups;
     return 1;
 }
 
 /* ---- text output ----------------------------------------------------------------------------- */
 
-static void print_info_text(const clscan__device_info *info)
+static void print_info_text(const device_facts *info)
 {
-    printf("    type:              %s\n", clscan__device_type_name(info->type));
+    printf("    type:              %s\n", type_name(info->type));
     printf("    vendor:            %s\n", info->vendor);
     printf("    platform:          %s (%s)\n", info->platform, info->platform_version);
     printf("    driver version:    %s\n", info->driver);
@@ -170,18 +352,18 @@ static void print_info_text(const clscan__device_info *info)
     printf("    local memory:      %llu KiB\n", kib(info->local_mem));
     printf("    global memory:     %llu MiB\n", mib(info->global_mem));
     printf("    max allocation:    %llu MiB\n", mib(info->max_alloc));
-    printf("    sub-groups:        %s\n", clscan__subgroup_name(info->subgroups));
+    printf("    sub-groups:        %s\n", subgroups_name(info->subgroups));
     printf("    fp64:              %s\n", yes_no(info->fp64));
     printf("    int64 atomics:     %s\n", yes_no(info->int64_atomics));
 }
 
-static void print_device_title(size_t i, const clscan__device_entry *e, const default_choice *d)
+static void print_device_title(size_t i, const device_entry *e, const default_choice *d)
 {
     printf("  Device %zu (%zu:%zu): %s%s\n", i, e->platform, e->device, e->name,
            d && d->index == (long)i ? "  (default)" : "");
 }
 
-static void print_default_text(const default_choice *d, const clscan__device_entry *entries)
+static void print_default_text(const default_choice *d, const device_entry *entries)
 {
     if (d->index >= 0 && d->env)
         printf("Default device: %ld (%s), chosen by CLSCAN_DEVICE=\"%s\"\n", d->index, entries[d->index].name,
@@ -195,7 +377,7 @@ static void print_default_text(const default_choice *d, const clscan__device_ent
 }
 
 /* Returns the number of devices whose facts could not be read. */
-static int print_text(const clscan__device_entry *entries, size_t count, const default_choice *d)
+static int print_text(const device_entry *entries, size_t count, const default_choice *d)
 {
     int failed = 0;
     printf("clscan %s: %zu OpenCL device%s; CLSCAN_DEVICE accepts the index or platform:device\n",
@@ -205,7 +387,7 @@ static int print_text(const clscan__device_entry *entries, size_t count, const d
         if (i == 0 || entries[i].platform != entries[i - 1].platform)
             printf("\nPlatform %zu: %s\n", entries[i].platform, entries[i].platform_name);
         print_device_title(i, &entries[i], d);
-        clscan__device_info info;
+        device_facts info;
         char why[256];
         if (probe(&entries[i], &info, why, sizeof why)) {
             print_info_text(&info);
@@ -260,9 +442,9 @@ static void json_member_bool(const char *key, int value)
     printf(",\n      \"%s\": %s", key, value ? "true" : "false");
 }
 
-static void print_info_json(const clscan__device_info *info)
+static void print_info_json(const device_facts *info)
 {
-    json_member_string("type", clscan__device_type_name(info->type));
+    json_member_string("type", type_name(info->type));
     json_member_string("vendor", info->vendor);
     json_member_string("platform_name", info->platform);
     json_member_string("platform_version", info->platform_version);
@@ -273,13 +455,13 @@ static void print_info_json(const clscan__device_info *info)
     json_member_number("local_mem_bytes", info->local_mem);
     json_member_number("global_mem_bytes", info->global_mem);
     json_member_number("max_alloc_bytes", info->max_alloc);
-    json_member_string("subgroups", clscan__subgroup_name(info->subgroups));
+    json_member_string("subgroups", subgroups_name(info->subgroups));
     json_member_bool("fp64", info->fp64);
     json_member_bool("int64_atomics", info->int64_atomics);
 }
 
 /* One device object; returns 1 when its facts could not be read (the object then has "error"). */
-static int print_device_json(size_t i, const clscan__device_entry *e, const default_choice *d)
+static int print_device_json(size_t i, const device_entry *e, const default_choice *d)
 {
     char spec[64];
     snprintf(spec, sizeof spec, "%zu:%zu", e->platform, e->device);
@@ -289,7 +471,7 @@ static int print_device_json(size_t i, const clscan__device_entry *e, const defa
     json_member_string("spec", spec);
     json_member_string("name", e->name);
     json_member_bool("default", d->index == (long)i);
-    clscan__device_info info;
+    device_facts info;
     char why[256];
     int ok = probe(e, &info, why, sizeof why);
     if (ok)
@@ -300,7 +482,7 @@ static int print_device_json(size_t i, const clscan__device_entry *e, const defa
     return !ok;
 }
 
-static int print_json(const clscan__device_entry *entries, size_t count, const default_choice *d)
+static int print_json(const device_entry *entries, size_t count, const default_choice *d)
 {
     int failed = 0;
     printf("{\n  \"version\": ");
@@ -432,7 +614,7 @@ static int check_scan(clscan_context *ctx, check_data *c, const char *algorithm,
 }
 
 /* Each strategy / work-group pair below, both scans, on device i; returns the number of failures. */
-static int check_device(size_t i, const clscan__device_entry *e, check_data *c)
+static int check_device(size_t i, const device_entry *e, check_data *c)
 {
     static const struct { clscan_strategy strategy; clscan_wg_algorithm wg; const char *name; } algorithms[] = {
         {CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_HILLIS_STEELE, "block-sum/HS"},
@@ -465,7 +647,7 @@ static int check_device(size_t i, const clscan__device_entry *e, check_data *c)
     return failed;
 }
 
-static int run_checks(const clscan__device_entry *entries, size_t count)
+static int run_checks(const device_entry *entries, size_t count)
 {
     check_data c;
     if (!check_data_init(&c)) {
@@ -497,11 +679,11 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     if (done)
         return 0;
-    clscan__device_entry *entries = NULL;
+    device_entry *entries = NULL;
     size_t count = 0;
     if (!list_devices(&entries, &count))
         return EXIT_NO_OPENCL;
-    default_choice d = find_default(entries, count);
+    default_choice d = find_default();
     int failed;
     if (mode == MODE_CHECK)
         failed = run_checks(entries, count);

@@ -1,7 +1,8 @@
 /* clscan_tuning.h: UNSTABLE. The knobs behind clscan's per-device tables, for its own tests, for
- * `clscan-bench --tune` and for experiments. Nothing here is part of the API contract: keys, values
- * and functions may change or go in any release, and a program that sets them may get slower, never
- * wrong. In normal use nothing is set and every choice comes from the tables (src/tuning/).
+ * `clscan-bench --tune` and for experiments; and how clscan finds and sees devices, for clscan-info.
+ * Nothing here is part of the API contract: keys, values and functions may change or go in any
+ * release, and a program that sets them may get slower, never wrong. In normal use nothing is set and
+ * every choice comes from the tables (src/tuning/).
  *
  * Every value is 0 when unset, which always means "as the tables say". The environment variable
  * CLSCAN_TUNING ("sat_band=16,force_fallback=1", names as clscan_tuning_key_name gives them) sets
@@ -63,6 +64,19 @@ typedef struct clscan_tuning_cache_stats {
     unsigned long source_builds, binary_loads, binary_writes, binary_rejects;
 } clscan_tuning_cache_stats;
 CLSCAN_API clscan_tuning_cache_stats clscan_tuning_cache_counters(const clscan_context *ctx);
+
+/* The device clscan_context_create(&ctx, spec) would open, found the same way but not opened (spec
+ * NULL: $CLSCAN_DEVICE, else the first GPU, else the first device): its id, and its numbers as the
+ * specs "<index>" and "<platform>:<device>" take them. CLSCAN_DEVICE_NOT_FOUND when nothing matches,
+ * also when no platform is installed; on failure clscan_last_error(NULL) says why, as after a failed
+ * creation. */
+typedef struct clscan_tuning_device { cl_device_id id; size_t index, platform, device; } clscan_tuning_device;
+CLSCAN_API clscan_status clscan_tuning_find_device(const char *spec, clscan_tuning_device *found);
+/* What clscan makes of a device where that is its own choice, not an answer of clGetDeviceInfo: the
+ * sub-group path its kernels take there while CLSCAN_TUNE_SUBGROUPS is unset (never CLSCAN_SG_DEVICE;
+ * CLSCAN_SG_NONE is the local-memory path). On failure clscan_last_error(NULL) says why. */
+typedef struct clscan_tuning_device_facts { enum clscan_tuning_subgroups subgroups; } clscan_tuning_device_facts;
+CLSCAN_API clscan_status clscan_tuning_probe_device(cl_device_id device, clscan_tuning_device_facts *facts);
 
 #ifdef __cplusplus
 }

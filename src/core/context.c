@@ -1,5 +1,5 @@
-/* The context: device selection and creation (or adoption of an application's queue), release,
- * the lock that serialises calls, the environment read at creation, and the settings of the API. */
+/* The context: creation on the device that select.c finds (or adoption of an application's queue),
+ * release, the lock that serialises calls, the environment read at creation, and the settings of the API. */
 #include "core.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,46 +10,6 @@ cl_command_queue clscan_context_queue(const clscan_context *ctx) { return ctx ? 
 cl_device_id clscan_context_device(const clscan_context *ctx) { return ctx ? ctx->device : NULL; }
 
 /* ---- creation ------------------------------------------------------------------------------ */
-static void describe_devices(char *buf, size_t len, const clscan__device_entry *e, size_t count)
-{
-    size_t used = strlen(buf);
-    for (size_t i = 0; i < count && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "\n  %zu (%zu:%zu) %s [%s, %s]", i, e[i].platform,
-                                 e[i].device, e[i].name, e[i].platform_name, clscan__device_type_name(e[i].type));
-}
-
-/* Finds the device the spec names; messages go to the thread's error. */
-static clscan_status select_device(const char *spec_text, cl_device_id *out)
-{
-    clscan__device_spec spec = clscan__parse_device_spec(spec_text);
-    if (spec.kind == CLSCAN__SPEC_INVALID)
-        return clscan__fail(NULL, CLSCAN_INVALID_ARGUMENT, "device spec is too long (at most %d characters)",
-                            CLSCAN__NAME_LEN - 1);
-    clscan__device_entry *entries = NULL;
-    size_t count = 0;
-    const char *call = "";
-    cl_int err = clscan__list_devices(&entries, &count, &call);
-    if (err == -1001)
-        return clscan__fail(NULL, CLSCAN_DEVICE_NOT_FOUND,
-                            "no OpenCL platform found: install an OpenCL driver (ICD), e.g. the Debian/Ubuntu "
-                            "package pocl-opencl-icd for the CPU, or your GPU vendor's OpenCL driver");
-    if (err != CL_SUCCESS)
-        return clscan__fail_cl(NULL, call, err);
-    long i = clscan__match_device(&spec, entries, count);
-    if (i < 0) {
-        clscan__fail(NULL, CLSCAN_DEVICE_NOT_FOUND, "no OpenCL device matches \"%s\"; devices:",
-                     spec_text ? spec_text : "(default)");
-        size_t len = 0;
-        char *thread_error = clscan__thread_error(&len);
-        describe_devices(thread_error, len, entries, count);
-        free(entries);
-        return CLSCAN_DEVICE_NOT_FOUND;
-    }
-    *out = entries[i].device_id;
-    free(entries);
-    return CLSCAN_SUCCESS;
-}
-
 /* What every context needs besides its CL objects: the override from $CLSCAN_TUNING, device facts,
  * sources, cache settings, the lock. */
 static clscan_status init_common(clscan_context *ctx)
@@ -97,9 +57,11 @@ clscan_status clscan_context_create(clscan_context **out, const char *device)
     clscan_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return clscan__fail(NULL, CLSCAN_OUT_OF_MEMORY, "host allocation of the context failed");
-    clscan_status st = select_device(device ? device : getenv("CLSCAN_DEVICE"), &ctx->device);
+    clscan_tuning_device found;
+    clscan_status st = clscan_tuning_find_device(device, &found);
     cl_int err = CL_SUCCESS;
     if (st == CLSCAN_SUCCESS) {
+        ctx->device = found.id;
         ctx->cl = clCreateContext(NULL, 1, &ctx->device, NULL, NULL, &err);
         if (err != CL_SUCCESS)
             st = clscan__fail_cl(NULL, "clCreateContext", err);

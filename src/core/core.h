@@ -57,7 +57,6 @@ cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, long fo
 cl_int clscan__device_string(cl_device_id dev, cl_device_info what, char *buf, size_t len);
 cl_int clscan__platform_string(cl_platform_id platform, cl_platform_info what, char *buf, size_t len);
 const char *clscan__device_type_name(cl_device_type type);
-const char *clscan__subgroup_name(clscan__subgroup_kind kind);
 /* The sub-group mechanism for a device with this extension list, type and vendor; forced: a
  * CLSCAN_SG_* value of clscan_tuning.h, CLSCAN_SG_DEVICE for the device's own (device.c says why). */
 clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia, long forced);

@@ -1,6 +1,7 @@
-/* Device facts, read once per context: names and versions (for the cache key and clscan-info),
- * limits (work-group size, local memory), and capabilities (fp64, 64-bit integers and atomics,
- * which sub-group mechanism the kernels could use). Device quirks live here and nowhere else. */
+/* Device facts, read once per context: names and versions (for the cache key), limits (work-group
+ * size, local memory), and capabilities (fp64, 64-bit integers and atomics, which sub-group mechanism
+ * the kernels could use, which clscan_tuning_probe_device tells tools). Device quirks live here and
+ * nowhere else. */
 #include "core.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,15 +142,31 @@ const char *clscan__device_type_name(cl_device_type type)
     return "other";
 }
 
-const char *clscan__subgroup_name(clscan__subgroup_kind kind)
+/* The values of clscan_tuning.h for the kinds: that header is what tools and tests see. */
+static enum clscan_tuning_subgroups public_subgroups(clscan__subgroup_kind kind)
 {
     switch (kind) {
-    case CLSCAN__SG_KHR: return "cl_khr_subgroups";
-    case CLSCAN__SG_INTEL: return "cl_intel_subgroups";
-    case CLSCAN__SG_NVIDIA_PTX: return "NVIDIA inline PTX shuffles";
+    case CLSCAN__SG_KHR: return CLSCAN_SG_KHR;
+    case CLSCAN__SG_INTEL: return CLSCAN_SG_INTEL;
+    case CLSCAN__SG_NVIDIA_PTX: return CLSCAN_SG_PTX;
     case CLSCAN__SG_NONE: break;
     }
-    return "none (local-memory fallback)";
+    return CLSCAN_SG_NONE;
+}
+
+/* The device's own choice (CLSCAN_SG_DEVICE): what a context gets while CLSCAN_TUNE_SUBGROUPS is unset. */
+clscan_status clscan_tuning_probe_device(cl_device_id device, clscan_tuning_device_facts *facts)
+{
+    if (!device || !facts)
+        return clscan__fail(NULL, CLSCAN_INVALID_ARGUMENT, "clscan_tuning_probe_device: %s is NULL",
+                            device ? "facts" : "device");
+    clscan__device_info info;
+    const char *call = "";
+    cl_int err = clscan__device_probe(device, &info, CLSCAN_SG_DEVICE, &call);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(NULL, call, err);
+    facts->subgroups = public_subgroups(info.subgroups);
+    return CLSCAN_SUCCESS;
 }
 
 int clscan__device_supports_type(const clscan__device_info *info, clscan_type type)

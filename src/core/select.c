@@ -1,9 +1,10 @@
 /* Device selection: the spec grammar ("gpu", "cpu", "<index>", "<platform>:<device>", a substring of
  * the device name, platform name or platform vendor), the numbering of all devices that clscan-info
- * shows, and the match between them.
+ * shows, the match between them, and the search that context creation makes (clscan_tuning_find_device).
  * Parsing and matching are pure so that they are tested without any OpenCL device. */
 #include "core.h"
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,4 +172,49 @@ cl_int clscan__list_devices(clscan__device_entry **entries, size_t *count, const
     *entries = list;
     *count = n;
     return CL_SUCCESS;
+}
+
+/* ---- the search that clscan_context_create makes (and clscan_tuning_find_device offers) ------- */
+static void describe_devices(char *buf, size_t len, const clscan__device_entry *e, size_t count)
+{
+    size_t used = strlen(buf);
+    for (size_t i = 0; i < count && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "\n  %zu (%zu:%zu) %s [%s, %s]", i, e[i].platform,
+                                 e[i].device, e[i].name, e[i].platform_name, clscan__device_type_name(e[i].type));
+}
+
+/* Messages go to the thread's error: there is no context yet. */
+clscan_status clscan_tuning_find_device(const char *spec_text, clscan_tuning_device *found)
+{
+    if (!found)
+        return clscan__fail(NULL, CLSCAN_INVALID_ARGUMENT, "clscan_tuning_find_device: found is NULL");
+    if (!spec_text)
+        spec_text = getenv("CLSCAN_DEVICE");
+    clscan__device_spec spec = clscan__parse_device_spec(spec_text);
+    if (spec.kind == CLSCAN__SPEC_INVALID)
+        return clscan__fail(NULL, CLSCAN_INVALID_ARGUMENT, "device spec is too long (at most %d characters)",
+                            CLSCAN__NAME_LEN - 1);
+    clscan__device_entry *entries = NULL;
+    size_t count = 0;
+    const char *call = "";
+    cl_int err = clscan__list_devices(&entries, &count, &call);
+    if (err == -1001)
+        return clscan__fail(NULL, CLSCAN_DEVICE_NOT_FOUND,
+                            "no OpenCL platform found: install an OpenCL driver (ICD), e.g. the Debian/Ubuntu "
+                            "package pocl-opencl-icd for the CPU, or your GPU vendor's OpenCL driver");
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(NULL, call, err);
+    long i = clscan__match_device(&spec, entries, count);
+    if (i < 0) {
+        clscan__fail(NULL, CLSCAN_DEVICE_NOT_FOUND, "no OpenCL device matches \"%s\"; devices:",
+                     spec_text ? spec_text : "(default)");
+        size_t len = 0;
+        char *thread_error = clscan__thread_error(&len);
+        describe_devices(thread_error, len, entries, count);
+        free(entries);
+        return CLSCAN_DEVICE_NOT_FOUND;
+    }
+    *found = (clscan_tuning_device){entries[i].device_id, (size_t)i, entries[i].platform, entries[i].device};
+    free(entries);
+    return CLSCAN_SUCCESS;
 }
