@@ -105,9 +105,12 @@ long clscan__match_device(const clscan__device_spec *spec, const clscan__device_
     return -1;
 }
 
-static cl_int append_platform_devices(cl_platform_id pid, size_t p, clscan__device_entry **list, size_t *count)
+/* Appends the devices of platform p; *failed_call names the call of a failure. */
+static cl_int append_platform_devices(cl_platform_id pid, size_t p, clscan__device_entry **list, size_t *count,
+                                      const char **failed_call)
 {
     cl_uint nd = 0;
+    *failed_call = "clGetDeviceIDs";
     cl_int err = clGetDeviceIDs(pid, CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
     if (err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY)
         return err;   /* out of memory is not "no device here" */
@@ -121,10 +124,21 @@ static cl_int append_platform_devices(cl_platform_id pid, size_t p, clscan__devi
         free(ids);
         return CL_OUT_OF_HOST_MEMORY;
     }
+    /* A name that could not be read is an error, not an empty name: a spec naming the platform
+     * would otherwise answer "no such device" for what was a failure. */
     char pname[CLSCAN__NAME_LEN] = "", pvendor[CLSCAN__NAME_LEN] = "";
-    clscan__platform_string(pid, CL_PLATFORM_NAME, pname, sizeof pname);
-    clscan__platform_string(pid, CL_PLATFORM_VENDOR, pvendor, sizeof pvendor);
+    *failed_call = "clGetPlatformInfo";
+    err = clscan__platform_string(pid, CL_PLATFORM_NAME, pname, sizeof pname);
+    if (err == CL_SUCCESS)
+        err = clscan__platform_string(pid, CL_PLATFORM_VENDOR, pvendor, sizeof pvendor);
+    if (err != CL_SUCCESS) {
+        free(ids);
+        return err;
+    }
+    *failed_call = "clGetDeviceIDs";
     err = clGetDeviceIDs(pid, CL_DEVICE_TYPE_ALL, nd, ids, NULL);
+    if (err == CL_SUCCESS)
+        *failed_call = "clGetDeviceInfo";
     for (cl_uint d = 0; err == CL_SUCCESS && d < nd; d++) {
         clscan__device_entry *e = &grown[*count + d];
         memset(e, 0, sizeof *e);
@@ -161,9 +175,8 @@ cl_int clscan__list_devices(clscan__device_entry **entries, size_t *count, const
     err = clGetPlatformIDs(np, pids, NULL);
     clscan__device_entry *list = NULL;
     size_t n = 0;
-    *failed_call = "clGetDeviceIDs";
     for (cl_uint p = 0; err == CL_SUCCESS && p < np; p++)
-        err = append_platform_devices(pids[p], p, &list, &n);
+        err = append_platform_devices(pids[p], p, &list, &n, failed_call);
     free(pids);
     if (err != CL_SUCCESS) {
         free(list);

@@ -658,10 +658,10 @@ static void test_build(void **state)
 /* ---- context creation ----------------------------------------------------------------------- */
 /* For every n: creation fails with the mapped status, *ctx NULL, a new message, nothing held, the
  * application's queue as it was; or it absorbed the fault and the context works. Then a creation
- * without faults works. */
-static void walk_create(int from_queue, fault_kind kind)
+ * without faults works. spec: the device argument of a creation (not from a queue). */
+static void walk_create(int from_queue, const char *spec, fault_kind kind)
 {
-    const char *what = from_queue ? "create from queue" : "create";
+    const char *what = from_queue ? "create from queue" : spec ? "create by platform name" : "create";
     fixture app = {0};
     app_queue_create(&app);
     unsigned long calls = ULONG_MAX, absorbed = total_absorbed;
@@ -674,7 +674,7 @@ static void walk_create(int from_queue, fault_kind kind)
         snprintf(stale, sizeof stale, "%s", clscan_last_error(NULL));
         fault_arm(kind, NULL, n ? n : ULONG_MAX);
         clscan_status st = from_queue ? clscan_context_create_from_queue(&ctx, app.app_queue)
-                                      : clscan_context_create(&ctx, NULL);
+                                      : clscan_context_create(&ctx, spec);
         fault_disarm();
         const char *call = NULL;
         cl_int code = CL_SUCCESS;
@@ -714,18 +714,32 @@ static void walk_create(int from_queue, fault_kind kind)
     fflush(stdout);
 }
 
+/* The name of the first platform, a device spec that names it (as "pocl" or "rusticl" do). */
+static void first_platform_name(char *name, size_t len)
+{
+    cl_platform_id platform;
+    assert_int_equal(clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
+    assert_int_equal(clGetPlatformInfo(platform, CL_PLATFORM_NAME, len, name, NULL), CL_SUCCESS);
+}
+
 static void test_context_cl(void **state)
 {
     (void)state;
-    walk_create(0, FAULT_CL);
-    walk_create(1, FAULT_CL);
+    char platform[256];
+    first_platform_name(platform, sizeof platform);
+    walk_create(0, NULL, FAULT_CL);
+    walk_create(0, platform, FAULT_CL);   /* a platform name that could not be read is no "no device" */
+    walk_create(1, NULL, FAULT_CL);
 }
 
 static void test_context_host(void **state)
 {
     (void)state;
-    walk_create(0, FAULT_HOST);
-    walk_create(1, FAULT_HOST);
+    char platform[256];
+    first_platform_name(platform, sizeof platform);
+    walk_create(0, NULL, FAULT_HOST);
+    walk_create(0, platform, FAULT_HOST);
+    walk_create(1, NULL, FAULT_HOST);
 }
 
 /* Each test starts from nothing held, whatever a failed one before it left. */
