@@ -97,6 +97,7 @@ void clscan_scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out
         }
         if (lid == 0)
             clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(prefix, total));
+        clscan_sp_published_group(in_place);   /* before the tile's outputs (lookback.clh, "in place") */
         clscan_wg_tile_down(in, out, t * CLSCAN_TILE, n, v, CLSCAN_OP(prefix, excl), exclusive, clscan_tile);
     }
 }

@@ -85,6 +85,7 @@ void clscan_sat_band_tables(__global const CLSCAN_T *in, __global CLSCAN_T *out,
         k.budget = CLSCAN_SAT_CPU_SPINS;
         clscan_sat_cpu_sums(in, sums, y0, h, 0, width);
         clscan_sat_cpu_above(&k, sums);
+        clscan_sp_published_item(in_place);   /* before the band goes out (lookback.clh, "in place") */
         clscan_sat_cpu_table(in, out, sums, y0, h, width);
     }
 }

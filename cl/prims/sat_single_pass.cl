@@ -76,6 +76,7 @@ CLSCAN_T clscan_sat_look_back(__global const CLSCAN_T *in, __global clscan_sp_wo
         const ulong slot = (ulong)j * width + x;
         CLSCAN_T agg = clscan_sat_band_column(in, (ulong)j, CLSCAN_SAT_ROWS, x, width);
         atomic_inc(fallbacks);
+        read_mem_fence(CLK_GLOBAL_MEM_FENCE);   /* as clscan_sp_settle: the input's reads first */
         if (trust && clscan_sp_read_slot(status, slot, CLSCAN_SP_FLAG_P, epoch, &v))
             return CLSCAN_OP(v, acc);
         if (trust && clscan_sp_read_slot(status, slot, CLSCAN_SP_FLAG_A, epoch, &v))
@@ -113,6 +114,7 @@ void clscan_sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
         }
         if (x < width && b + 1 < num_bands)
             clscan_sp_publish(status, b * width + x, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(above, sum));
+        clscan_sp_published_item(in_place);   /* before column x goes out (lookback.clh, "in place") */
         clscan_sat_chunk(out, col, above, y0, rows, x, width, 1, tile, runs, carry);
         for (uint r = 0; r < CLSCAN_SAT_ROWS; r++)
             col[r] = ahead[r];
