@@ -71,8 +71,8 @@ file(WRITE "${sat}" "${sat_text}")
 foreach(type IN LISTS types)
   check("${sat}" "summed-area tables, CPU shape, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
         -DCLSCAN_SP_COLUMNS -DCLSCAN_SAT_BAND=0 -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_ATOMIC64)
-  check("${sat}" "summed-area tables, 32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
-        -DCLSCAN_SP_COLUMNS -DCLSCAN_SAT_BAND=4 -DCLSCAN_SP_FORCE_FALLBACK)
+  check("${sat}" "summed-area tables, 32-bit status words, forced fallback, in place" -cl-std=CL1.2
+        -DCLSCAN_TYPE_${type} -DCLSCAN_SP_COLUMNS -DCLSCAN_SAT_BAND=4 -DCLSCAN_SP_FORCE_FALLBACK -DCLSCAN_SAT_IN_PLACE)
   check("${sat}" "summed-area tables, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
         -DCLSCAN_SP_COLUMNS -DCLSCAN_SAT_BAND=32 -DCLSCAN_SP_VOLATILE_READS)
 endforeach()

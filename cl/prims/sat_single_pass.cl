@@ -6,6 +6,15 @@
  * and their state) the float 16384 x 16384 table took 2.6-4.2% longer on the H200 (bench/notebook.md,
  * 2026-11-26). Its reads, forced-fallback rule and recheck are those of clscan_sp_seen and
  * clscan_sp_settle, written out for bands of CLSCAN_SAT_ROWS rows. */
+/* In place (the host builds this program with CLSCAN_SAT_IN_PLACE for in-place tables) a column is
+ * fenced after its publishes and before its stores, and a fallback's input reads before its status
+ * reads (lookback.clh, "in place"). Out of place they compile away: even behind a branch they cost
+ * 2-2.5% at 16384 x 16384 on the H100. */
+#if defined(CLSCAN_SAT_IN_PLACE)
+#define CLSCAN_SAT_ORDERED 1u
+#else
+#define CLSCAN_SAT_ORDERED 0u
+#endif
 #define CLSCAN_SAT_WINDOW 1           /* bands a look-back round reads (2 / 4 / 8 were slower: docs/design.md) */
 
 /* One look-back round: both slots of bands j, j-1, .. j-CLSCAN_SAT_WINDOW+1 read at once (one round trip,
@@ -76,7 +85,8 @@ CLSCAN_T clscan_sat_look_back(__global const CLSCAN_T *in, __global clscan_sp_wo
         const ulong slot = (ulong)j * width + x;
         CLSCAN_T agg = clscan_sat_band_column(in, (ulong)j, CLSCAN_SAT_ROWS, x, width);
         atomic_inc(fallbacks);
-        read_mem_fence(CLK_GLOBAL_MEM_FENCE);   /* as clscan_sp_settle: the input's reads first */
+        if (CLSCAN_SAT_ORDERED)
+            read_mem_fence(CLK_GLOBAL_MEM_FENCE);   /* as clscan_sp_settle: the input's reads first */
         if (trust && clscan_sp_read_slot(status, slot, CLSCAN_SP_FLAG_P, epoch, &v))
             return CLSCAN_OP(v, acc);
         if (trust && clscan_sp_read_slot(status, slot, CLSCAN_SP_FLAG_A, epoch, &v))
@@ -114,7 +124,7 @@ void clscan_sat_band(__global const CLSCAN_T *in, __global CLSCAN_T *out, __glob
         }
         if (x < width && b + 1 < num_bands)
             clscan_sp_publish(status, b * width + x, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(above, sum));
-        clscan_sp_published_item(in_place);   /* before column x goes out (lookback.clh, "in place") */
+        clscan_sp_published_item(CLSCAN_SAT_ORDERED);   /* before column x goes out */
         clscan_sat_chunk(out, col, above, y0, rows, x, width, 1, tile, runs, carry);
         for (uint r = 0; r < CLSCAN_SAT_ROWS; r++)
             col[r] = ahead[r];

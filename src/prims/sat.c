@@ -9,8 +9,23 @@
 #include <string.h>
 
 /* The program's parameters (clscan__config.param): rows a band of the kernels, rows of the bands
- * whose carries the table pass reads (0: the same), 64-bit element offsets. */
-enum { BAND, CARRY_ROWS, WIDE };
+ * whose carries the table pass reads (0: the same), 64-bit element offsets, in place (single-pass). */
+enum { BAND, CARRY_ROWS, WIDE, IN_PLACE };
+
+/* The parameters as #defines; the tables walk columns, not tiles (cl/engine/lookback.clh). */
+static void sat_defines(clscan__config *cfg)
+{
+    cfg->defines[0] = '\0';
+    clscan__config_define(cfg, "CLSCAN_SP_COLUMNS", NULL);
+    clscan__config_define_uint(cfg, "CLSCAN_SAT_BAND", cfg->param[BAND]);
+    if (cfg->param[CARRY_ROWS])
+        clscan__config_define_uint(cfg, "CLSCAN_SAT_CARRY_ROWS", cfg->param[CARRY_ROWS]);
+    if (cfg->param[WIDE])
+        clscan__config_define(cfg, "CLSCAN_SAT_WIDE", NULL);
+    if (cfg->param[IN_PLACE])
+        clscan__config_define(cfg, "CLSCAN_SAT_IN_PLACE", NULL);
+}
+
 #define SUMS "table band sums"
 #define CARRIES "table carries"
 
@@ -70,6 +85,19 @@ static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p
     return st;
 }
 
+/* In place the single-pass table fences its publishes before its stores (lookback.clh, "in place"),
+ * in a program of its own: out of place the fences, even behind a branch, cost 2-2.5% (notebook). */
+static clscan_status sat_in_place_program(clscan_context *ctx, const clscan__program **p)
+{
+    clscan__config cfg = (*p)->config;
+    cfg.param[IN_PLACE] = 1;
+    sat_defines(&cfg);
+    clscan__program *q = NULL;
+    clscan_status st = clscan__get_program(ctx, &cfg, &q);
+    *p = st == CLSCAN_SUCCESS ? q : *p;
+    return st;
+}
+
 /* One launch over bands of sat_band rows; a status slot per column of every band, with the epochs
  * and counters of the single-pass scan. */
 static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
@@ -79,7 +107,9 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
     if (check_bands(ctx, width, height, bands) != CLSCAN_SUCCESS)
         return CLSCAN_UNSUPPORTED;
     cl_mem status = NULL;
-    clscan_status st = clscan__sp_state(ctx, bands * width, p->config.atomics64, &status);
+    clscan_status st = clscan__same_memory(in, out) ? sat_in_place_program(ctx, &p) : CLSCAN_SUCCESS;
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__sp_state(ctx, bands * width, p->config.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong w = width, h = height, bands64 = bands;
@@ -115,9 +145,8 @@ static cl_uint sat_scan_cols(unsigned wg, size_t rows)
  * much (8 MB of each for float 8192 x 8192 in bands of 32 rows). The most, up to SAT_SEGMENT_MAX,
  * that leave the busiest group no more tiles than a task a tile would. Where the policy says so
  * (sat_split: the H100), groups with at least that many tiles take tasks of one band instead: with
- * tasks taken from a counter (cl/prims/sat_three_pass.cl) short ones end more evenly, which on the H100 outweighs the
- * sums (float 8192 x 8192: 303.5 us against 314.5) and on the H200 does not (254-257 against 241-245;
- * bench/notebook.md). A test or experiment may set it (CLSCAN_TUNE_SAT_SEGMENT). */
+ * tasks taken from a counter (cl/prims/sat_three_pass.cl) short ones end more evenly, which on the H100
+ * outweighs the sums and on the H200 does not (bench/notebook.md). CLSCAN_TUNE_SAT_SEGMENT sets it. */
 #define SAT_SEGMENT_MAX 32
 static size_t sat_segment(const clscan_context *ctx, size_t bands, size_t chunks, size_t groups)
 {
@@ -163,9 +192,8 @@ static clscan_status sat_next_epoch(clscan_context *ctx, const clscan__program *
 
 /* Bands x chunks up to which clscan_sat_middle's groups add up the chunk totals above their band themselves
  * (a band's group at most bands x chunks loads, from L2, 16 at a time a work-item) rather than wait
- * on their scan in a launch of its own. One launch fewer: on the H200 float 1024 x 1024 took 24 us
- * against 29, 2048 x 2048 35-37 against 41-42, 8192 x 8192 (256 x 32) 232-234 against 234-236; on
- * the H100 8192 x 8192 the same either way (bench/notebook.md). */
+ * on their scan in a launch of its own: one launch fewer, faster up to 8192 x 8192 on the H200 and
+ * even on the H100 (bench/notebook.md). */
 #define SAT_MIDDLE_TILES 8192
 
 /* The middle of sat_three_pass (cl/prims/sat_three_pass.cl): the segments' column sums and the bands' chunk totals
@@ -201,24 +229,10 @@ static clscan_status sat_middle_work(clscan_context *ctx, const clscan__program 
     return st;
 }
 
-/* Bands a segment needs before the table pass takes it in tiles of part of a band: on the H200
- * (float, tiles of 16 rows against 32) 8192 x 8192 in segments of 32 bands took 228-231 us against
- * 234-237, 4096 x 4096 in segments of 8 74.5-77 against 75-78, 3072 x 3072 in segments of 5 51-52.5
- * against 53-54, and 2048 x 2048 in segments of 2 32.0-32.4 against 30.5-31.5 (bench/notebook.md).
- * Tests ask for part-band tiles on any shape. */
+/* Bands a segment needs before the table pass takes it in tiles of part of a band: faster from
+ * segments of 5 bands up on the H200, slower at 2 (float, tiles of 16 rows against 32;
+ * bench/notebook.md). Tests ask for part-band tiles on any shape. */
 #define SAT_TILE_MIN_SEGMENT 4
-
-/* The parameters as #defines; the tables walk columns, not tiles (cl/engine/lookback.clh). */
-static void sat_defines(clscan__config *cfg)
-{
-    cfg->defines[0] = '\0';
-    clscan__config_define(cfg, "CLSCAN_SP_COLUMNS", NULL);
-    clscan__config_define_uint(cfg, "CLSCAN_SAT_BAND", cfg->param[BAND]);
-    if (cfg->param[CARRY_ROWS])
-        clscan__config_define_uint(cfg, "CLSCAN_SAT_CARRY_ROWS", cfg->param[CARRY_ROWS]);
-    if (cfg->param[WIDE])
-        clscan__config_define(cfg, "CLSCAN_SAT_WIDE", NULL);
-}
 
 /* The table pass's program: p's, in tiles of part of a band where the context says so
  * (clscan__context_sat_tile) and segments are long, reading the carries of whole bands. */
@@ -300,11 +314,8 @@ static clscan_status sat_three_pass(clscan_context *ctx, const clscan__program *
 }
 
 /* Tiles (bands x chunks) up to which a GPU table takes single-pass: one launch against three, where
- * the chain of look-backs is still short. One process each, both paths forced (bench/notebook.md):
- * float 256 x 256 on the H200 (16 tiles) 16-18 us against 26-30, 512 x 512 (64) 21 against 26-27,
- * 640 x 480 (90) about the same, 1024 x 512 (128) 29 against 26-28; on the H100 (bands of 32 rows)
- * 512 x 512 (32) 24 against 32-33, 768 x 768 (72) 28-29 against 32-33, 1024 x 1024 (128) 33
- * against 31-32. */
+ * the chain of look-backs is still short; on the H100 and H200 the two crossed between 90 and 128
+ * tiles (both paths forced, bench/notebook.md). */
 #define SAT_SINGLE_TILES 96
 
 /* GPUs: single-pass for the smallest images (SAT_SINGLE_TILES); else three passes while the bands fit
