@@ -2,29 +2,10 @@
 # it, for every type and work-group algorithm; then the whole scan program in each variant the host
 # can ask for (vector tile loads, streamed items, packed or two-word status words, forced fallback, the
 # sub-group mechanisms), and the summed-area, compaction and sort programs. clang -fsyntax-only; no
-# device involved. The files of each program come from the primitive registry (-DREGISTRY).
-file(READ "${REGISTRY}" registry)
-# The quoted paths of the registry entry that starts with `head`, in order.
-function(registry_files head out)
-  string(REGEX MATCH "\n${head}[^\n]*" line "${registry}")
-  string(REGEX MATCHALL "\"[a-z/_]+\\.clh?\"" files "${line}")
-  list(TRANSFORM files REPLACE "\"" "")
-  set(${out} ${files} PARENT_SCOPE)
-endfunction()
-registry_files("CLSCAN_CORE_FILES" core_files)
-foreach(program SCAN SAT COMPACT SORT)
-  registry_files("CLSCAN_PROGRAM\\(${program}," ${program}_files)
-endforeach()
+# device involved. The files of each program come from the primitive registry (-DREGISTRY), read by
+# cl_programs.cmake.
+include("${CMAKE_CURRENT_LIST_DIR}/cl_programs.cmake")
 set(layers ${core_files} ${SCAN_files})
-# The text of the core files followed by those of a program, in order.
-function(program_text program out)
-  set(text "")
-  foreach(file IN LISTS core_files ${program}_files)
-    file(READ "${CL_DIR}/${file}" part)
-    string(APPEND text "${part}\n")
-  endforeach()
-  set(${out} "${text}" PARENT_SCOPE)
-endfunction()
 set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
 set(clang_cl ${CLANG} -x cl -Xclang -finclude-default-header -fsyntax-only -Werror)
 
