@@ -3,7 +3,8 @@
 # kernels together with the user's type and operator code, which must never collide with them
 # (docs/design.md). Lists each name in cl/ (any depth, *.cl and *.clh) that a #define, a kernel or
 # other function, a typedef, a struct tag or a local-memory variable of a kernel introduces, or that
-# an #if asks about (the host's defines), without the prefix, and fails if there is one.
+# an #if asks about (the host's defines; not the compiler's extension and feature macros), without the
+# prefix, and fails if there is one.
 #   scripts/check-cl-names.sh [cl-folder]
 set -euo pipefail
 dir=${1:-"$(cd "$(dirname "$0")/.." && pwd)/cl"}
@@ -40,7 +41,8 @@ found=$(awk '
       rest = substr(code, RLENGTH + 1)
       while (match(rest, /[A-Za-z_][A-Za-z0-9_]*/)) {
         s = substr(rest, RSTART, RLENGTH)
-        if (s != "defined" && substr(rest, RSTART - 1, 1) !~ /[0-9]/)
+        # Not the compiler macros: OpenCL extension (cl_khr_subgroups) and feature (__opencl_c_...) macros.
+        if (s != "defined" && substr(rest, RSTART - 1, 1) !~ /[0-9]/ && s !~ /^(cl_(khr|intel|ext|amd|nv)_|__opencl_c_)/)
           print where "tested " s
         rest = substr(rest, RSTART + RLENGTH)
       }

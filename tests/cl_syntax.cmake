@@ -1,13 +1,16 @@
 # ctest driver: each kernel layer must compile as portable OpenCL C 1.2 on top of the layers below
 # it, for every type and work-group algorithm; then the whole scan program in each variant the host
 # can ask for (vector tile loads, streamed items, packed or two-word status words, forced fallback, the
-# sub-group mechanisms), and the summed-area, compaction and sort programs. clang -fsyntax-only; no
-# device involved. The files of each program come from the primitive registry (-DREGISTRY), read by
-# cl_programs.cmake.
+# sub-group mechanisms, the KHR one as OpenCL C 2.0 and 3.0), and the summed-area, compaction and sort
+# programs. clang -fsyntax-only; no device involved. The files of each program come from the primitive
+# registry (-DREGISTRY), read by cl_programs.cmake.
 include("${CMAKE_CURRENT_LIST_DIR}/cl_programs.cmake")
 set(layers ${core_files} ${SCAN_files})
 set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
 set(clang_cl ${CLANG} -x cl -Xclang -finclude-default-header -fsyntax-only -Werror)
+execute_process(COMMAND ${CLANG} --version OUTPUT_VARIABLE clang_version)
+string(REGEX REPLACE ".*clang version ([0-9]+).*" "\\1" clang_major "${clang_version}")
+set(feature_variants "")
 
 function(check file what)
   execute_process(COMMAND ${clang_cl} ${ARGN} "${file}" RESULT_VARIABLE rc ERROR_VARIABLE err)
@@ -38,10 +41,19 @@ foreach(type IN LISTS types)
         -DCLSCAN_WG_SIZE=8)
   check("${all}" "NVIDIA PTX sub-groups" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
         -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
-  # clang declares the cl_khr_subgroups built-ins for OpenCL C 2.0 only.
+  # clang declares the cl_khr_subgroups built-ins from OpenCL C 2.0 on: the host builds them as 3.0 where
+  # the device takes it (with the extension, or with the feature __opencl_c_subgroups alone, as rusticl
+  # has them: clang 14's header declares nothing for the feature alone, 15 and later do), else as 2.0.
   foreach(op ADD MUL)
     check("${all}" "cl_khr_subgroups" -cl-std=CL2.0 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op}
           -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
+    check("${all}" "cl_khr_subgroups, OpenCL C 3.0" -cl-std=CL3.0 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op}
+          -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
+    if(clang_major GREATER_EQUAL 15)
+      check("${all}" "__opencl_c_subgroups, OpenCL C 3.0" -cl-std=CL3.0 -target spir64 -Xclang -cl-ext=-cl_khr_subgroups
+            -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op} -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
+      set(feature_variants " and __opencl_c_subgroups alone")
+    endif()
   endforeach()
 endforeach()
 # The summed-area program: the layers and the status words (CLSCAN_SP_COLUMNS: no tile look-back), then
@@ -72,6 +84,8 @@ foreach(bytes 4 8)
         -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_VEC4 -DCLSCAN_ITEMS=16 -DCLSCAN_SP_ATOMIC64)
   check("${compact}" "compaction, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT32
         -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
+  check("${compact}" "compaction, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes}
+        -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 endforeach()
 # The sort program: the layers, then sort.cl, packed ulong counters; every key kind and width, values
 # of 0, 4 or 8 bytes, 64-bit counts, and the CPU shape (a work-group of one).
@@ -84,6 +98,8 @@ foreach(key "-DCLSCAN_SORT_KEY_BYTES=4" "-DCLSCAN_SORT_KEY_BYTES=4;-DCLSCAN_SORT
           -DCLSCAN_ITEMS=16)
   endforeach()
 endforeach()
+check("${sort}" "sort, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=4
+      -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
-message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole scan program in 6 variants, the summed-area program in 18, the compaction program in 12, the sort program in 10")
+message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole scan program in 6 variants (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}), the summed-area program in 18, the compaction program in 14, the sort program in 11")

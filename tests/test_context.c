@@ -129,7 +129,7 @@ static void test_probe_device(void **state)
     (void)state;
     static const enum clscan_tuning_subgroups public_of[] = {
         [CLSCAN__SG_NONE] = CLSCAN_SG_NONE, [CLSCAN__SG_KHR] = CLSCAN_SG_KHR,
-        [CLSCAN__SG_INTEL] = CLSCAN_SG_INTEL, [CLSCAN__SG_NVIDIA_PTX] = CLSCAN_SG_PTX};
+        [CLSCAN__SG_INTEL] = CLSCAN_SG_INTEL, [CLSCAN__SG_NVIDIA_PTX] = CLSCAN_SG_PTX, [CLSCAN__SG_KHR_C3] = CLSCAN_SG_KHR};
     char spec[64];
     for (size_t i = 0; i < device_count; i++) {
         clscan_tuning_device_facts facts;
@@ -137,8 +137,11 @@ static void test_probe_device(void **state)
         clscan_context *ctx = NULL;
         snprintf(spec, sizeof spec, "%zu", i);
         assert_int_equal(clscan_context_create(&ctx, spec), CLSCAN_SUCCESS);
-        if (clscan_tuning_get(ctx, CLSCAN_TUNE_SUBGROUPS) == 0)   /* $CLSCAN_TUNING may force one */
+        if (clscan_tuning_get(ctx, CLSCAN_TUNE_SUBGROUPS) == 0) {   /* $CLSCAN_TUNING may force one */
             assert_int_equal(facts.subgroups, public_of[ctx->info.subgroups]);
+            assert_int_equal(facts.c_version, ctx->info.subgroups == CLSCAN__SG_KHR_C3 ? 300
+                                              : ctx->info.subgroups == CLSCAN__SG_KHR ? 200 : 120);
+        }
         clscan_context_release(ctx);
     }
     clscan_tuning_device_facts facts;

@@ -233,31 +233,69 @@ static void test_policy(void **state)
     assert_int_equal(clscan__table_sat_split(&cpu), 0);
 }
 
-/* Which sub-group mechanism a device gets: PTX on NVIDIA GPUs, the local-memory path everywhere else
- * (PoCL 5 and 6 list both extensions on CPUs, where they went wrong; neither has run on a GPU); a
- * forced choice only where the device has it. The KHR path alone builds as OpenCL C 2.0. */
+/* Which sub-group mechanism a device gets: PTX on NVIDIA GPUs, the KHR built-ins where the suite has
+ * passed with them (rusticl on llvmpipe), the local-memory path everywhere else (PoCL 5 and 6 list both
+ * extensions on CPUs, where they went wrong; neither has run on a GPU); a forced choice only where the
+ * device has it. The KHR built-ins come from the extension or from OpenCL C 3.0's __opencl_c_subgroups
+ * and build as OpenCL C 3.0 where the device takes it, else as 2.0. */
+static clscan__device_info sg_device(cl_device_type type, int is_nvidia, const char *platform, const char *name,
+                                     int c3, int c3_subgroups)
+{
+    clscan__device_info d;
+    memset(&d, 0, sizeof d);
+    d.type = type, d.is_nvidia = is_nvidia, d.c3 = c3, d.c3_subgroups = c3_subgroups;
+    snprintf(d.platform, sizeof d.platform, "%s", platform);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    return d;
+}
+
 static void test_subgroup_pick(void **state)
 {
     (void)state;
     const char *both = "cl_khr_fp64 cl_khr_subgroups cl_intel_subgroups_short cl_intel_subgroups";
     const cl_device_type cpu = CL_DEVICE_TYPE_CPU, gpu = CL_DEVICE_TYPE_GPU;
-    assert_int_equal(clscan__pick_subgroups(both, cpu, 0, CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups(both, gpu, 0, CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups("cl_khr_fp64", gpu, 1, CLSCAN_SG_DEVICE), CLSCAN__SG_NVIDIA_PTX);
-    assert_int_equal(clscan__pick_subgroups("", gpu | CL_DEVICE_TYPE_DEFAULT, 1, CLSCAN_SG_DEVICE), CLSCAN__SG_NVIDIA_PTX);
-    assert_int_equal(clscan__pick_subgroups("", CL_DEVICE_TYPE_ACCELERATOR, 1, CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups(both, gpu, 0, CLSCAN_SG_KHR), CLSCAN__SG_KHR);
-    assert_int_equal(clscan__pick_subgroups(both, cpu, 0, CLSCAN_SG_INTEL), CLSCAN__SG_INTEL);
-    assert_int_equal(clscan__pick_subgroups("cl_khr_subgroups_extended", gpu, 0, CLSCAN_SG_KHR), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups("cl_intel_subgroups_short", gpu, 0, CLSCAN_SG_INTEL), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups("", gpu, 1, CLSCAN_SG_NONE), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups("", gpu, 0, CLSCAN_SG_PTX), CLSCAN__SG_NONE);
-    assert_int_equal(clscan__pick_subgroups("", gpu, 1, 99), CLSCAN__SG_NVIDIA_PTX);
+    clscan__device_info pocl_cpu = sg_device(cpu, 0, "Portable Computing Language", "cpu-haswell-Intel(R) Xeon", 1, 1);
+    clscan__device_info amd = sg_device(gpu, 0, "AMD Accelerated Parallel Processing", "gfx1100", 0, 0);
+    clscan__device_info nvidia = sg_device(gpu, 1, "NVIDIA CUDA", "NVIDIA H100", 1, 0);
+    clscan__device_info rusticl_cpu = sg_device(cpu, 0, "rusticl", "llvmpipe (LLVM 19.1.7, 256 bits)", 1, 1);
+    clscan__device_info rusticl_gpu = sg_device(gpu, 0, "rusticl", "llvmpipe (LLVM 19.1.7, 256 bits)", 1, 1);
+    clscan__device_info radeonsi = sg_device(gpu, 0, "rusticl", "AMD Radeon RX 7900 XTX (radeonsi, navi31)", 1, 1);
+    assert_int_equal(clscan__pick_subgroups(&pocl_cpu, both, CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(&amd, both, CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(&radeonsi, "", CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(&nvidia, "cl_khr_fp64", CLSCAN_SG_DEVICE), CLSCAN__SG_NVIDIA_PTX);
+    nvidia.type = gpu | CL_DEVICE_TYPE_DEFAULT;
+    assert_int_equal(clscan__pick_subgroups(&nvidia, "", CLSCAN_SG_DEVICE), CLSCAN__SG_NVIDIA_PTX);
+    nvidia.type = CL_DEVICE_TYPE_ACCELERATOR;
+    assert_int_equal(clscan__pick_subgroups(&nvidia, "", CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
+    /* rusticl: the feature alone, as a CPU and as a GPU; without the feature (or OpenCL C 3.0) none. */
+    assert_int_equal(clscan__pick_subgroups(&rusticl_cpu, "cl_khr_subgroup_shuffle", CLSCAN_SG_DEVICE), CLSCAN__SG_KHR_C3);
+    assert_int_equal(clscan__pick_subgroups(&rusticl_gpu, "cl_khr_fp64", CLSCAN_SG_DEVICE), CLSCAN__SG_KHR_C3);
+    assert_int_equal(clscan__pick_subgroups(&rusticl_gpu, "", CLSCAN_SG_NONE), CLSCAN__SG_NONE);
+    rusticl_cpu.c3_subgroups = 0;
+    assert_int_equal(clscan__pick_subgroups(&rusticl_cpu, "", CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(&rusticl_cpu, "", CLSCAN_SG_KHR), CLSCAN__SG_NONE);
+    rusticl_cpu.c3_subgroups = 1, rusticl_cpu.c3 = 0;   /* a feature list without OpenCL C 3.0 counts for nothing */
+    assert_int_equal(clscan__pick_subgroups(&rusticl_cpu, "", CLSCAN_SG_DEVICE), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(&rusticl_cpu, "cl_khr_subgroups", CLSCAN_SG_DEVICE), CLSCAN__SG_KHR);
+    /* Forced: where the device has it, as OpenCL C 3.0 where it takes that. */
+    assert_int_equal(clscan__pick_subgroups(&amd, both, CLSCAN_SG_KHR), CLSCAN__SG_KHR);
+    assert_int_equal(clscan__pick_subgroups(&pocl_cpu, both, CLSCAN_SG_KHR), CLSCAN__SG_KHR_C3);
+    assert_int_equal(clscan__pick_subgroups(&radeonsi, "", CLSCAN_SG_KHR), CLSCAN__SG_KHR_C3);
+    assert_int_equal(clscan__pick_subgroups(&pocl_cpu, both, CLSCAN_SG_INTEL), CLSCAN__SG_INTEL);
+    assert_int_equal(clscan__pick_subgroups(&amd, "cl_khr_subgroups_extended", CLSCAN_SG_KHR), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(&amd, "cl_intel_subgroups_short", CLSCAN_SG_INTEL), CLSCAN__SG_NONE);
+    nvidia.type = gpu;
+    assert_int_equal(clscan__pick_subgroups(&nvidia, "", CLSCAN_SG_NONE), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(&amd, "", CLSCAN_SG_PTX), CLSCAN__SG_NONE);
+    assert_int_equal(clscan__pick_subgroups(&nvidia, "", 99), CLSCAN__SG_NVIDIA_PTX);
     clscan__config cfg;
     memset(&cfg, 0, sizeof cfg);
-    for (int sg = CLSCAN__SG_NONE; sg <= CLSCAN__SG_NVIDIA_PTX; sg++) {
+    for (int sg = CLSCAN__SG_NONE; sg <= CLSCAN__SG_KHR_C3; sg++) {
         cfg.sg = (clscan__subgroup_kind)sg;
-        assert_string_equal(clscan__build_options(&cfg), sg == CLSCAN__SG_KHR ? "-cl-std=CL2.0" : "-cl-std=CL1.2");
+        assert_string_equal(clscan__build_options(&cfg), sg == CLSCAN__SG_KHR_C3 ? "-cl-std=CL3.0"
+                                                         : sg == CLSCAN__SG_KHR  ? "-cl-std=CL2.0"
+                                                                                 : "-cl-std=CL1.2");
     }
 }
 

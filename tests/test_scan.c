@@ -227,6 +227,29 @@ static void test_misc_deep_recursion(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* The sub-group work-group scan at group sizes around the sub-group width (8 on llvmpipe, 32 on
+ * NVIDIA, 8 to 64 elsewhere): a group narrower than one sub-group (its only sub-group partial), one and
+ * two sub-groups, as many sub-groups as a sub-group has lanes (their totals scanned by sub-groups) and
+ * more (by one work-item). Under AUTO's strategies, every operator at int32 and float in the quick
+ * tier (products: the KHR path's local-memory scan). Only where the device has a hardware sub-group
+ * path, AUTO's or $CLSCAN_TUNING's: elsewhere this is the portable path the other tests run. */
+static void test_misc_subgroup_shapes(void **state)
+{
+    (void)state;
+    if (ctx->info.subgroups == CLSCAN__SG_NONE)
+        skip();
+    const unsigned groups[] = {4, 8, 16, 64, 128, 1024};
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+        test_set_tile(ctx, groups[g], 2);
+        for (int type = CLSCAN_INT32; type <= CLSCAN_DOUBLE; type++)
+            if (clscan__device_supports_type(&ctx->info, (clscan_type)type) &&
+                (!ref_quick() || type == CLSCAN_INT32 || type == CLSCAN_FLOAT))
+                scan_matrix((clscan_type)type, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_SUBGROUP);
+    }
+    test_set_tile(ctx, 0, 0);
+    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
+}
+
 /* The host conveniences, in place and not, against the same reference. */
 static void test_misc_host_api(void **state)
 {
@@ -267,7 +290,8 @@ int main(int argc, char **argv)
         ENTRIES(SINGLE_PASS, SUBGROUP),           ENTRIES(REDUCE_THEN_SCAN, SUBGROUP),
         ENTRIES(BLOCK_SUM, SUBGROUP),             ENTRIES(AUTO, AUTO),
         EACH_TYPE(portable), EACH_TYPE(forced_fallback), EACH_TYPE(other_items_mode), EACH_TYPE(other_groups),
-        cmocka_unit_test(test_misc_deep_recursion), cmocka_unit_test(test_misc_host_api),
+        cmocka_unit_test(test_misc_deep_recursion), cmocka_unit_test(test_misc_subgroup_shapes),
+        cmocka_unit_test(test_misc_host_api),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

@@ -241,7 +241,7 @@ typedef struct device_facts {
     size_t max_wg;
     cl_ulong local_mem, global_mem, max_alloc;
     int fp64, int64_atomics;
-    enum clscan_tuning_subgroups subgroups;
+    clscan_tuning_device_facts chosen;   /* the sub-group path and the OpenCL C it is built as */
 } device_facts;
 
 static const char *type_name(cl_device_type type)
@@ -252,10 +252,12 @@ static const char *type_name(cl_device_type type)
     return "other";
 }
 
-static const char *subgroups_name(enum clscan_tuning_subgroups sg)
+static const char *subgroups_name(const clscan_tuning_device_facts *chosen)
 {
-    switch (sg) {
-    case CLSCAN_SG_KHR: return "cl_khr_subgroups";
+    switch (chosen->subgroups) {
+    case CLSCAN_SG_KHR:
+        return chosen->c_version == 300 ? "cl_khr_subgroups built-ins, built as OpenCL C 3.0"
+                                        : "cl_khr_subgroups built-ins, built as OpenCL C 2.0";
     case CLSCAN_SG_INTEL: return "cl_intel_subgroups";
     case CLSCAN_SG_PTX: return "NVIDIA inline PTX shuffles";
     case CLSCAN_SG_DEVICE: case CLSCAN_SG_NONE: break;
@@ -329,12 +331,10 @@ static int probe(const device_entry *e, device_facts *f, char *why, size_t why_l
         snprintf(why, why_len, "%s: %s (%d)", call, cl_error_name(err), err);
         return 0;
     }
-    clscan_tuning_device_facts chosen;
-    if (clscan_tuning_probe_device(e->id, &chosen) != CLSCAN_SUCCESS) {
+    if (clscan_tuning_probe_device(e->id, &f->chosen) != CLSCAN_SUCCESS) {
         snprintf(why, why_len, "clscan_tuning_probe_device: %s", clscan_last_error(NULL));
         return 0;
     }
-    f->subgroups = chosen.subgroups;
     return 1;
 }
 
@@ -352,7 +352,7 @@ static void print_info_text(const device_facts *info)
     printf("    local memory:      %llu KiB\n", kib(info->local_mem));
     printf("    global memory:     %llu MiB\n", mib(info->global_mem));
     printf("    max allocation:    %llu MiB\n", mib(info->max_alloc));
-    printf("    sub-groups:        %s\n", subgroups_name(info->subgroups));
+    printf("    sub-groups:        %s\n", subgroups_name(&info->chosen));
     printf("    fp64:              %s\n", yes_no(info->fp64));
     printf("    int64 atomics:     %s\n", yes_no(info->int64_atomics));
 }
@@ -455,7 +455,7 @@ static void print_info_json(const device_facts *info)
     json_member_number("local_mem_bytes", info->local_mem);
     json_member_number("global_mem_bytes", info->global_mem);
     json_member_number("max_alloc_bytes", info->max_alloc);
-    json_member_string("subgroups", subgroups_name(info->subgroups));
+    json_member_string("subgroups", subgroups_name(&info->chosen));
     json_member_bool("fp64", info->fp64);
     json_member_bool("int64_atomics", info->int64_atomics);
 }

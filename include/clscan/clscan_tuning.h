@@ -74,8 +74,13 @@ typedef struct clscan_tuning_device { cl_device_id id; size_t index, platform, d
 CLSCAN_API clscan_status clscan_tuning_find_device(const char *spec, clscan_tuning_device *found);
 /* What clscan makes of a device where that is its own choice, not an answer of clGetDeviceInfo: the
  * sub-group path its kernels take there while CLSCAN_TUNE_SUBGROUPS is unset (never CLSCAN_SG_DEVICE;
- * CLSCAN_SG_NONE is the local-memory path). On failure clscan_last_error(NULL) says why. */
-typedef struct clscan_tuning_device_facts { enum clscan_tuning_subgroups subgroups; } clscan_tuning_device_facts;
+ * CLSCAN_SG_NONE is the local-memory path), and the OpenCL C version the programs of that path are
+ * built as (120, 200 or 300: the KHR built-ins as 3.0 where the device takes it, else 2.0). On failure
+ * clscan_last_error(NULL) says why. */
+typedef struct clscan_tuning_device_facts {
+    enum clscan_tuning_subgroups subgroups;
+    unsigned c_version;
+} clscan_tuning_device_facts;
 CLSCAN_API clscan_status clscan_tuning_probe_device(cl_device_id device, clscan_tuning_device_facts *facts);
 
 #ifdef __cplusplus

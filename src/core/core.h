@@ -31,8 +31,10 @@ clscan_status clscan__fail_cl(clscan_context *ctx, const char *call, cl_int err)
 char *clscan__thread_error(size_t *len);
 
 /* ---- device facts (device.c) ------------------------------------------------------------------ */
+/* KHR: the cl_khr_subgroups built-ins, built as OpenCL C 2.0; KHR_C3: the same built-ins built as
+ * OpenCL C 3.0 (__opencl_c_subgroups, or the extension on a device that takes OpenCL C 3.0). */
 typedef enum clscan__subgroup_kind {
-    CLSCAN__SG_NONE = 0, CLSCAN__SG_KHR, CLSCAN__SG_INTEL, CLSCAN__SG_NVIDIA_PTX
+    CLSCAN__SG_NONE = 0, CLSCAN__SG_KHR, CLSCAN__SG_INTEL, CLSCAN__SG_NVIDIA_PTX, CLSCAN__SG_KHR_C3
 } clscan__subgroup_kind;
 
 typedef struct clscan__device_info {
@@ -47,6 +49,7 @@ typedef struct clscan__device_info {
     int fp64, int64, int64_atomics, is_nvidia;
     int volatile_status;            /* look-back status words read by volatile loads (see device.c) */
     int zero_by_write;              /* scratch zeroed by a buffer write, not a fill (see device.c) */
+    int c3, c3_subgroups;           /* OpenCL C 3.0 taken; __opencl_c_subgroups among its features */
     clscan__subgroup_kind subgroups;
 } clscan__device_info;
 
@@ -57,9 +60,10 @@ cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, long fo
 cl_int clscan__device_string(cl_device_id dev, cl_device_info what, char *buf, size_t len);
 cl_int clscan__platform_string(cl_platform_id platform, cl_platform_info what, char *buf, size_t len);
 const char *clscan__device_type_name(cl_device_type type);
-/* The sub-group mechanism for a device with this extension list, type and vendor; forced: a
- * CLSCAN_SG_* value of clscan_tuning.h, CLSCAN_SG_DEVICE for the device's own (device.c says why). */
-clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia, long forced);
+/* The sub-group mechanism for a device (its type, vendor, platform and device names, OpenCL C 3.0
+ * facts) with this extension list; forced: a CLSCAN_SG_* value of clscan_tuning.h, CLSCAN_SG_DEVICE
+ * for the device's own (device.c says why). */
+clscan__subgroup_kind clscan__pick_subgroups(const clscan__device_info *dev, const char *extensions, long forced);
 /* Whether the device can hold elements of the type at all (fp64 for double, 64-bit ints). */
 int clscan__device_supports_type(const clscan__device_info *info, clscan_type type);
 

@@ -42,24 +42,83 @@ static int has_extension(const char *list, const char *name)
     return 0;
 }
 
-/* NVIDIA GPUs get inline PTX shuffles (their OpenCL has no sub-group extension), the one mechanism
- * that has run on hardware; every other device the local-memory path. cl_khr_subgroups and
- * cl_intel_subgroups are not picked on their own (docs/reliability.md, "PoCL 5 and 6"): clang-based
- * compilers (AMD's, Intel's) declare the KHR built-ins from OpenCL C 2.0 on only, so that path needs a
- * 2.0 build; PoCL 5.0 and 6.0, which list both on CPUs, got scans and compactions wrong through either;
- * and no AMD or Intel GPU has been at hand to run them. forced (CLSCAN_TUNE_SUBGROUPS, for tests and
- * experiments) picks one where the device has it; anything else keeps the default. */
-clscan__subgroup_kind clscan__pick_subgroups(const char *extensions, cl_device_type type, int is_nvidia, long forced)
+/* Where the suite has passed with the cl_khr_subgroups built-ins: AUTO takes them on these devices
+ * (platform and device name, as substrings) and nowhere else (docs/reliability.md, "Mesa rusticl"). */
+static const struct { const char *platform, *name; } khr_passed[] = {
+    {"rusticl", "llvmpipe"},   /* Mesa's rusticl on llvmpipe (25.0): sub-groups of 8, as a CPU and as a GPU */
+};
+
+static int khr_has_passed(const clscan__device_info *dev)
 {
-    if (forced == CLSCAN_SG_KHR && has_extension(extensions, "cl_khr_subgroups"))
-        return CLSCAN__SG_KHR;
+    for (size_t i = 0; i < sizeof khr_passed / sizeof khr_passed[0]; i++)
+        if (strstr(dev->platform, khr_passed[i].platform) && strstr(dev->name, khr_passed[i].name))
+            return 1;
+    return 0;
+}
+
+/* NVIDIA GPUs get inline PTX shuffles (their OpenCL has no sub-group extension), the devices of
+ * khr_passed the cl_khr_subgroups built-ins, every other device the local-memory path. A device has
+ * the built-ins through the extension or, as OpenCL C 3.0, through the feature __opencl_c_subgroups
+ * (rusticl and many 3.0 drivers list the feature only). They are not picked on a device where the suite
+ * has not passed with them (docs/reliability.md, "PoCL 5 and 6"): PoCL 5.0 and 6.0, which list both
+ * extensions on CPUs, got scans and compactions wrong through them, and no AMD or Intel GPU has been at
+ * hand to run them. Built as OpenCL C 3.0 where the device takes it, else 2.0: clang-based compilers
+ * (AMD's, Intel's) declare the built-ins from 2.0 on only, and many 3.0 drivers take no 2.0. forced
+ * (CLSCAN_TUNE_SUBGROUPS, for tests and experiments) picks one where the device has it; anything else
+ * keeps the default. */
+clscan__subgroup_kind clscan__pick_subgroups(const clscan__device_info *dev, const char *extensions, long forced)
+{
+    int khr = has_extension(extensions, "cl_khr_subgroups") || (dev->c3 && dev->c3_subgroups);
+    clscan__subgroup_kind khr_kind = dev->c3 ? CLSCAN__SG_KHR_C3 : CLSCAN__SG_KHR;
+    if (forced == CLSCAN_SG_KHR && khr)
+        return khr_kind;
     if (forced == CLSCAN_SG_INTEL && has_extension(extensions, "cl_intel_subgroups"))
         return CLSCAN__SG_INTEL;
-    if (forced == CLSCAN_SG_PTX && is_nvidia)
+    if (forced == CLSCAN_SG_PTX && dev->is_nvidia)
         return CLSCAN__SG_NVIDIA_PTX;
     if (forced == CLSCAN_SG_NONE)
         return CLSCAN__SG_NONE;
-    return (type & CL_DEVICE_TYPE_GPU) && is_nvidia ? CLSCAN__SG_NVIDIA_PTX : CLSCAN__SG_NONE;
+    if ((dev->type & CL_DEVICE_TYPE_GPU) && dev->is_nvidia)
+        return CLSCAN__SG_NVIDIA_PTX;
+    return khr && khr_has_passed(dev) ? khr_kind : CLSCAN__SG_NONE;
+}
+
+/* OpenCL 3.0 names that the 1.2 headers clscan builds against lack. */
+#define CLSCAN__DEVICE_OPENCL_C_ALL_VERSIONS 0x1066
+#define CLSCAN__DEVICE_OPENCL_C_FEATURES 0x106F
+typedef struct clscan__name_version { cl_uint version; char name[64]; } clscan__name_version;   /* cl_name_version */
+
+/* An OpenCL 3.0 device's list of OpenCL C versions (which = 0) or features (1): whether it takes
+ * OpenCL C 3.0, whether __opencl_c_subgroups is among the features. */
+static cl_int probe_c3_list(cl_device_id dev, int which, int *found)
+{
+    size_t len = 0;
+    cl_device_info what = which ? CLSCAN__DEVICE_OPENCL_C_FEATURES : CLSCAN__DEVICE_OPENCL_C_ALL_VERSIONS;
+    cl_int err = clGetDeviceInfo(dev, what, 0, NULL, &len);
+    clscan__name_version *list = err == CL_SUCCESS && len > 0 ? malloc(len) : NULL;
+    if (err == CL_SUCCESS && len > 0 && !list)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (list && err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, what, len, list, NULL);
+    for (size_t i = 0; list && err == CL_SUCCESS && i < len / sizeof *list; i++) {
+        list[i].name[sizeof list[i].name - 1] = '\0';
+        if (which ? strcmp(list[i].name, "__opencl_c_subgroups") == 0 : list[i].version >> 22 == 3)
+            *found = 1;
+    }
+    free(list);
+    return err;
+}
+
+/* CL_DEVICE_OPENCL_C_VERSION says 1.2 on many OpenCL 3.0 drivers (rusticl's among them) that take
+ * OpenCL C 3.0: only the 3.0 queries tell. Older devices do not know them. */
+static cl_int probe_c3(cl_device_id dev, clscan__device_info *info)
+{
+    if (strncmp(info->version, "OpenCL ", 7) != 0 || atoi(info->version + 7) < 3)
+        return CL_SUCCESS;
+    cl_int err = probe_c3_list(dev, 0, &info->c3);
+    if (err == CL_SUCCESS && info->c3)
+        err = probe_c3_list(dev, 1, &info->c3_subgroups);
+    return err;
 }
 
 static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info, long forced_sg)
@@ -77,7 +136,7 @@ static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info, long
         info->fp64 = has_extension(ext, "cl_khr_fp64");
         info->int64 = full || has_extension(ext, "cles_khr_int64");
         info->int64_atomics = has_extension(ext, "cl_khr_int64_base_atomics");
-        info->subgroups = clscan__pick_subgroups(ext, info->type, info->is_nvidia, forced_sg);
+        info->subgroups = clscan__pick_subgroups(info, ext, forced_sg);
     }
     free(ext);
     return err;
@@ -127,7 +186,7 @@ cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, long fo
      * uninitialized there (a buffer zeroed by clEnqueueWriteBuffer does not), so every read of the
      * single-pass state would be reported. Zeroing by a write keeps its reports to real ones. */
     info->zero_by_write = strstr(info->platform, "Oclgrind") != NULL;
-    if ((err = probe_extensions(dev, info, forced_sg)) != CL_SUCCESS) {
+    if ((err = probe_c3(dev, info)) != CL_SUCCESS || (err = probe_extensions(dev, info, forced_sg)) != CL_SUCCESS) {
         *failed_call = "clGetDeviceInfo";
         return err;
     }
@@ -146,7 +205,7 @@ const char *clscan__device_type_name(cl_device_type type)
 static enum clscan_tuning_subgroups public_subgroups(clscan__subgroup_kind kind)
 {
     switch (kind) {
-    case CLSCAN__SG_KHR: return CLSCAN_SG_KHR;
+    case CLSCAN__SG_KHR: case CLSCAN__SG_KHR_C3: return CLSCAN_SG_KHR;
     case CLSCAN__SG_INTEL: return CLSCAN_SG_INTEL;
     case CLSCAN__SG_NVIDIA_PTX: return CLSCAN_SG_PTX;
     case CLSCAN__SG_NONE: break;
@@ -166,6 +225,7 @@ clscan_status clscan_tuning_probe_device(cl_device_id device, clscan_tuning_devi
     if (err != CL_SUCCESS)
         return clscan__fail_cl(NULL, call, err);
     facts->subgroups = public_subgroups(info.subgroups);
+    facts->c_version = info.subgroups == CLSCAN__SG_KHR_C3 ? 300 : info.subgroups == CLSCAN__SG_KHR ? 200 : 120;
     return CLSCAN_SUCCESS;
 }
 

@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* OpenCL C 1.2, except where the KHR sub-group path is asked for: compilers declare its built-ins from
- * 2.0 on (clang: "implicit declaration of function 'sub_group_scan_inclusive_add'" as 1.2). */
+/* OpenCL C 1.2, except for the KHR sub-group path: compilers declare its built-ins from 2.0 on (clang:
+ * "implicit declaration of function 'sub_group_scan_inclusive_add'" as 1.2), and as 3.0 only where the
+ * device has __opencl_c_subgroups or the extension. 3.0 where the device takes it (device.c). */
 const char *clscan__build_options(const clscan__config *cfg)
 {
-    return cfg->sg == CLSCAN__SG_KHR ? "-cl-std=CL2.0" : "-cl-std=CL1.2";
+    return cfg->sg == CLSCAN__SG_KHR_C3 ? "-cl-std=CL3.0" : cfg->sg == CLSCAN__SG_KHR ? "-cl-std=CL2.0" : "-cl-std=CL1.2";
 }
 
 static const char *type_define(clscan_type t)
@@ -33,7 +34,8 @@ static const char *wg_define(clscan_wg_algorithm wg)
 static const char *sg_define(clscan__subgroup_kind sg)
 {
     static const char *const names[] = {"#define CLSCAN_SG_LOCAL\n", "#define CLSCAN_SG_KHR\n",
-                                        "#define CLSCAN_SG_INTEL\n", "#define CLSCAN_SG_NVIDIA_PTX\n"};
+                                        "#define CLSCAN_SG_INTEL\n", "#define CLSCAN_SG_NVIDIA_PTX\n",
+                                        "#define CLSCAN_SG_KHR\n"};
     return names[sg];
 }
 
