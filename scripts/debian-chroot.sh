@@ -10,12 +10,16 @@
 #                  offers it as a CPU without fp64, SHAPE=gpu as a GPU with fp64 (RUSTICL_DEVICE_TYPE,
 #                  RUSTICL_FEATURES), so that it gets the GPU policy; default arguments: the quick tier.
 # RELEASE=... picks the release, CHROOT=... the folder (one per stack and release by default).
+# Exits 77 (ctest: skipped) where the machine cannot host the chroot (no root, no mirror, no bind
+# mounts), saying why; anything that fails inside the chroot fails the run.
 set -eu -o pipefail
+cannot() { echo "debian-chroot: this machine cannot host the chroot: $*" >&2; exit 77; }
 stack=${STACK:-pocl}
 shape=${SHAPE:-cpu}
 release=${RELEASE:-trixie}
 case "$stack:$shape" in pocl:*|rusticl:cpu|rusticl:gpu) ;; *) echo "STACK=pocl|rusticl, SHAPE=cpu|gpu" >&2; exit 2 ;; esac
 if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || cannot "not root and no sudo"
   exec sudo STACK="$stack" SHAPE="$shape" RELEASE="$release" ${CHROOT:+CHROOT="$CHROOT"} "$0" "$@"
 fi
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,10 +39,11 @@ else
   [ ${#args[@]} -gt 0 ] || args=(-L quick -j2 --output-on-failure)
 fi
 if [ ! -x "$root/usr/bin/cmake" ]; then
-  command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null; }
+  command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null; } ||
+    cannot "debootstrap could not be installed"
   debootstrap --variant=minbase \
     --include=$icd,libc6-dev,ocl-icd-opencl-dev,opencl-c-headers,cmake,gcc,make,libcmocka-dev \
-    "$release" "$root" http://deb.debian.org/debian >"$root.log" 2>&1 || { tail -5 "$root.log"; exit 1; }
+    "$release" "$root" http://deb.debian.org/debian >"$root.log" 2>&1 || { tail -5 "$root.log"; cannot "debootstrap failed"; }
 fi
 if [ "$stack" = rusticl ]; then   # a folder with rusticl's .icd alone (Mesa's clover is installed too)
   mkdir -p "$root/etc/clscan-icd"
@@ -50,7 +55,8 @@ cleanup() { for m in "${mounts[@]}"; do umount "$root/$m" 2>/dev/null || true; d
 trap cleanup EXIT
 for m in proc sys dev src; do
   mountpoint -q "$root/$m" && continue   # left by a run that was killed: used as it is
-  if [ "$m" = src ]; then mount --bind "$src" "$root/src"; else mount --bind "/$m" "$root/$m"; fi
+  if [ "$m" = src ]; then from=$src; else from=/$m; fi
+  mount --bind "$from" "$root/$m" || cannot "bind mount of $from failed"
   mounts+=("$m")
 done
 # shellcheck disable=SC2016   # expanded inside the chroot
