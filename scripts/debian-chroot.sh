@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The suite in a minimal chroot of another Debian release, on an OpenCL stack the host does not have
 # (docs/reliability.md, "PoCL 5 and 6" and "Mesa rusticl"): makes the chroot with debootstrap (default
-# trixie, Debian 13), binds /proc, /sys (PoCL and llvmpipe read the CPU's topology there), /dev and this
+# trixie, Debian 13), binds /proc, /sys (PoCL reads the CPU's topology there), /dev and this
 # checkout into it, builds there and runs ctest with the arguments given. Needs root (sudo otherwise) and
 # Debian's mirror; the chroot stays for the next run. scripts/pocl-chroot.sh and scripts/rusticl-chroot.sh
 # are the ways in:
 #   STACK=pocl     PoCL (6.0 on trixie); ctest's default arguments: the whole suite, two at a time.
 #   STACK=rusticl  Mesa's rusticl on llvmpipe, the only ICD ocl-icd sees (OCL_ICD_VENDORS); SHAPE=cpu
 #                  offers it as a CPU without fp64, SHAPE=gpu as a GPU with fp64 (RUSTICL_DEVICE_TYPE,
-#                  RUSTICL_FEATURES), so that it gets the GPU policy; default arguments: the quick tier.
+#                  RUSTICL_FEATURES), so that it gets the GPU policy (and test_race a CPU's 200 runs a
+#                  case, CLSCAN_RACE_RUNS); default arguments: the quick tier.
 # RELEASE=... picks the release, CHROOT=... the folder (one per stack and release by default).
 # Exits 77 (ctest: skipped) where the machine cannot host the chroot (no root, no mirror, no bind
 # mounts), saying why; anything that fails inside the chroot fails the run.
@@ -35,7 +36,8 @@ else
   icd=mesa-opencl-icd
   build=/build-rusticl-$shape   # one a shape: the program caches of the two devices stay apart
   env=(OCL_ICD_VENDORS=/etc/clscan-icd RUSTICL_ENABLE=llvmpipe)
-  [ "$shape" = cpu ] || env+=(RUSTICL_DEVICE_TYPE=gpu RUSTICL_FEATURES=fp64)
+  # As a GPU: test_race would take a GPU's 1000 runs a case, over 600 s on 2 cores; the CPU's 200.
+  [ "$shape" = cpu ] || env+=(RUSTICL_DEVICE_TYPE=gpu RUSTICL_FEATURES=fp64 CLSCAN_RACE_RUNS="${CLSCAN_RACE_RUNS:-200}")
   [ ${#args[@]} -gt 0 ] || args=(-L quick -j2 --output-on-failure)
 fi
 if [ ! -x "$root/usr/bin/cmake" ]; then
