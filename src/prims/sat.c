@@ -25,8 +25,7 @@ static void sat_defines(clscan__config *cfg)
     if (cfg->param[IN_PLACE])
         clscan__config_define(cfg, "CLSCAN_SAT_IN_PLACE", NULL);
 }
-
-#define SUMS "table band sums"
+#define SUMS "table band sums"     /* the scratch buffers, by name */
 #define CARRIES "table carries"
 
 /* A status slot per column of every band; the band counter hands out 31-bit numbers. */
@@ -107,13 +106,14 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
     if (check_bands(ctx, width, height, bands) != CLSCAN_SUCCESS)
         return CLSCAN_UNSUPPORTED;
     cl_mem status = NULL;
-    clscan_status st = clscan__same_memory(in, out) ? sat_in_place_program(ctx, &p) : CLSCAN_SUCCESS;
+    const cl_uint in_place = clscan__same_memory(in, out);   /* a query of the buffers: once */
+    clscan_status st = in_place ? sat_in_place_program(ctx, &p) : CLSCAN_SUCCESS;
     if (st == CLSCAN_SUCCESS)
         st = clscan__sp_state(ctx, bands * width, p->config.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong w = width, h = height, bands64 = bands;
-    cl_uint epoch = ctx->sp_epoch + 1, in_place = clscan__same_memory(in, out);
+    cl_uint epoch = ctx->sp_epoch + 1;
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(bands64), CLSCAN__VAL(epoch),
                                 CLSCAN__VAL(in_place)};
