@@ -84,11 +84,10 @@ void clscan_count_tiles(__global const uchar *flags, __global ulong *counts, ulo
  * only how many of its own run are kept. */
 #if defined(CLSCAN_ITEMS_STREAM)
 #define CLSCAN_HELD_WORDS 1
-#define CLSCAN_COMPACT_LOCAL 1
 #else
 #define CLSCAN_HELD_WORDS CLSCAN_FLAG_WORDS
-#define CLSCAN_COMPACT_LOCAL CLSCAN_LOCAL_COMPACT(CLSCAN_WG_SIZE, CLSCAN_ITEMS)   /* every work-item's flag mask and rank */
 #endif
+#define CLSCAN_COMPACT_LOCAL CLSCAN_LOCAL_COMPACT(CLSCAN_STREAMED, CLSCAN_WG_SIZE, CLSCAN_ITEMS)   /* every work-item's flag mask and rank */
 
 /* The work-item's rank among the tile's kept elements; *total: how many the tile keeps. Ends with a
  * barrier (that of the group scan). */

@@ -34,11 +34,7 @@ typedef uint clscan_hist_t;
 #define CLSCAN_RADIX_BITS 8                     /* even: ranking takes 2 bits a round */
 #endif
 #define CLSCAN_RADIX (1u << CLSCAN_RADIX_BITS)
-#if CLSCAN_WG_SIZE == 1
-#define CLSCAN_SORT_TILE_LOCAL 1                /* a work-group of one ranks nothing in local memory */
-#else
-#define CLSCAN_SORT_TILE_LOCAL CLSCAN_LOCAL_TILE(CLSCAN_WG_SIZE, CLSCAN_ITEMS)
-#endif
+#define CLSCAN_SORT_TILE_LOCAL CLSCAN_LOCAL_SORT_TILE(CLSCAN_WG_SIZE, CLSCAN_ITEMS)
 
 #define CLSCAN_SORT_TRANSFORM_IN 1u             /* keys come from the caller: map them to ordered bits */
 #define CLSCAN_SORT_TRANSFORM_OUT 2u            /* keys go back to the caller: map them back */

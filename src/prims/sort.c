@@ -30,7 +30,7 @@ enum { RADIX_BITS, HIST64 };
  * start, and the group scan's scratch of packed counters (the largest a device may build). */
 static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
 {
-    size_t wg = cfg->wg_size, tile = wg > 1 ? CLSCAN_LOCAL_TILE(wg, cfg->items) : 1;
+    size_t wg = cfg->wg_size, tile = CLSCAN_LOCAL_SORT_TILE(wg, cfg->items);
     size_t radix = (size_t)1 << cfg->param[RADIX_BITS];
     return tile * (clscan_type_size(a->key_type) + (a->by_key ? sizeof(cl_ushort) : 0)) +
            radix * (cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint)) + (radix + 1) * sizeof(cl_uint) +

@@ -8,7 +8,7 @@
  * largest work-group scratch. */
 static size_t tile_local_bytes(clscan__tuning t, size_t elem)
 {
-    size_t tile = t.stream ? 1 : CLSCAN_LOCAL_TILE((size_t)t.wg_size, t.items);
+    size_t tile = CLSCAN_LOCAL_SCAN_TILE(t.stream, (size_t)t.wg_size, t.items);
     return (tile + CLSCAN_LOCAL_WG_SCAN_MAX((size_t)t.wg_size)) * elem;
 }
 
@@ -18,7 +18,7 @@ static size_t tile_local_bytes(clscan__tuning t, size_t elem)
 static size_t compact_local_bytes(clscan__tuning t, size_t elem)
 {
     (void)elem;
-    size_t ranks = t.stream ? 1 : CLSCAN_LOCAL_COMPACT((size_t)t.wg_size, t.items);
+    size_t ranks = CLSCAN_LOCAL_COMPACT(t.stream, (size_t)t.wg_size, t.items);
     return (ranks + CLSCAN_LOCAL_WG_SCAN_MAX((size_t)t.wg_size)) * sizeof(cl_uint);
 }
 
