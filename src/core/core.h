@@ -280,8 +280,8 @@ clscan_status clscan__check_type_op(clscan_context *ctx, size_t n, clscan_type t
  * (want_read / want_write). Records the problem and returns INVALID_ARGUMENT. */
 clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *what, size_t n, size_t elem,
                                    int want_read, int want_write);
-/* Whether a and b start at the same place of the same memory (also through sub-buffers). */
-int clscan__same_memory(cl_mem a, cl_mem b);   /* 1 also when the driver cannot tell: the safe answer */
+/* *same: whether a and b start at the same place of the same memory (also through sub-buffers). */
+clscan_status clscan__same_memory(clscan_context *ctx, cl_mem a, cl_mem b, cl_uint *same);
 /* INVALID_ARGUMENT when the first a_bytes of a and b_bytes of b overlap in memory, unless they start at
  * the same place and same_allowed. */
 clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, size_t a_bytes, cl_mem b, size_t b_bytes,

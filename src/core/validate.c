@@ -63,15 +63,19 @@ static cl_int root_of(cl_mem m, cl_mem *root, size_t *offset)
     return err;
 }
 
-/* Called once the overlap check has passed. Where the driver cannot tell, in place is the safe answer:
- * a look-back that believes it works in place prefers published values to what it computed. */
-int clscan__same_memory(cl_mem a, cl_mem b)
+/* A failed query is an error, not "in place": assuming in place would build and keep the in-place
+ * variant of a program for a call that then runs out of place. */
+clscan_status clscan__same_memory(clscan_context *ctx, cl_mem a, cl_mem b, cl_uint *same)
 {
     cl_mem ra, rb;
     size_t oa, ob;
-    if (root_of(a, &ra, &oa) != CL_SUCCESS || root_of(b, &rb, &ob) != CL_SUCCESS)
-        return 1;
-    return ra == rb && oa == ob;
+    cl_int err = root_of(a, &ra, &oa);
+    if (err == CL_SUCCESS)
+        err = root_of(b, &rb, &ob);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clGetMemObjectInfo (the buffer a sub-buffer belongs to)", err);
+    *same = ra == rb && oa == ob;
+    return CLSCAN_SUCCESS;
 }
 
 clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, size_t a_bytes, cl_mem b, size_t b_bytes,

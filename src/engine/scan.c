@@ -174,11 +174,14 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "single-pass scan of %zu elements needs %zu tiles of %zu; "
                             "at most 2^31 - 1", n, tiles, tile);
     cl_mem status = NULL;
-    clscan_status st = clscan__sp_state(ctx, tiles, p->config.atomics64, &status);
+    cl_uint in_place = 0;
+    clscan_status st = clscan__same_memory(ctx, in, out, &in_place);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__sp_state(ctx, tiles, p->config.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
-    cl_uint excl = exclusive != 0, epoch = ctx->sp_epoch + 1, in_place = clscan__same_memory(in, out);
+    cl_uint excl = exclusive != 0, epoch = ctx->sp_epoch + 1;
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl), CLSCAN__VAL(epoch),
                                 CLSCAN__VAL(in_place)};

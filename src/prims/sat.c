@@ -34,12 +34,16 @@ int clscan__sat_bands_fit(size_t width, size_t bands)
     return bands > 0 && clscan__sp_tiles_fit(bands) && width <= SIZE_MAX / 64 / bands;
 }
 
-static clscan_status check_bands(clscan_context *ctx, size_t width, size_t height, size_t bands)
+/* What both single-pass launches need first: room for their status words, whether they work in place,
+ * and those words (of the single-pass scan: epochs and counters too). */
+static clscan_status sat_status(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out, size_t width,
+                                size_t height, size_t bands, cl_uint *in_place, cl_mem *status)
 {
     if (!clscan__sat_bands_fit(width, bands))
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too many status words",
                             width, height);
-    return CLSCAN_SUCCESS;
+    clscan_status st = clscan__same_memory(ctx, in, out, in_place);
+    return st == CLSCAN_SUCCESS ? clscan__sp_state(ctx, bands * width, p->config.atomics64, status) : st;
 }
 
 /* CPUs: a band a compute unit, but no band under SAT_CPU_MIN_ROWS rows: each band costs three status
@@ -55,26 +59,24 @@ size_t clscan__sat_cpu_rows(size_t height, size_t compute_units, long sat_band)
     return bands > 1 ? clscan__tiles(height, bands) : height;
 }
 
-/* CPUs: one launch, a work-item a band (cl/prims/sat_cpu.cl), with the status words, epochs and counters of the
- * single-pass scan, and two rows of scratch a band (check_bands keeps that size in range). */
+/* CPUs: one launch, a work-item a band (cl/prims/sat_cpu.cl), two rows of scratch a band (sizes as sat_status). */
 static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                    size_t width, size_t height, size_t elem)
 {
     const size_t rows = clscan__sat_cpu_rows(height, ctx->info.compute_units, clscan__tuned(ctx, CLSCAN_TUNE_SAT_BAND));
     const size_t bands = clscan__tiles(height, rows);
-    if (check_bands(ctx, width, height, bands) != CLSCAN_SUCCESS)
-        return CLSCAN_UNSUPPORTED;
     /* A group a band up to a few a compute unit: on CPUs the work-items of a group run one after
      * another on one core, so the first of them takes bands until none are left. */
     size_t most = 4 * (size_t)ctx->info.compute_units, groups = bands < most ? bands : most;
     cl_mem status = NULL, scratch = NULL;
-    clscan_status st = clscan__scratch(ctx, SUMS, 2 * bands * width * elem, &scratch);
+    cl_uint in_place = 0;
+    clscan_status st = sat_status(ctx, p, in, out, width, height, bands, &in_place, &status);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__sp_state(ctx, bands * width, p->config.atomics64, &status);
+        st = clscan__scratch(ctx, SUMS, 2 * bands * width * elem, &scratch);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong w = width, h = height, r = rows, bands64 = bands;
-    cl_uint epoch = ctx->sp_epoch + 1, in_place = clscan__same_memory(in, out);
+    cl_uint epoch = ctx->sp_epoch + 1;
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__MEM(scratch), CLSCAN__VAL(w), CLSCAN__VAL(h), CLSCAN__VAL(r),
                                 CLSCAN__VAL(bands64), CLSCAN__VAL(epoch), CLSCAN__VAL(in_place)};
@@ -103,13 +105,11 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
                                   size_t width, size_t height)
 {
     const size_t band = p->config.param[BAND], bands = clscan__tiles(height, band);
-    if (check_bands(ctx, width, height, bands) != CLSCAN_SUCCESS)
-        return CLSCAN_UNSUPPORTED;
     cl_mem status = NULL;
-    const cl_uint in_place = clscan__same_memory(in, out);   /* a query of the buffers: once */
-    clscan_status st = in_place ? sat_in_place_program(ctx, &p) : CLSCAN_SUCCESS;
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__sp_state(ctx, bands * width, p->config.atomics64, &status);
+    cl_uint in_place = 0;
+    clscan_status st = sat_status(ctx, p, in, out, width, height, bands, &in_place, &status);
+    if (st == CLSCAN_SUCCESS && in_place)
+        st = sat_in_place_program(ctx, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong w = width, h = height, bands64 = bands;
