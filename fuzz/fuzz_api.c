@@ -91,9 +91,18 @@ static uint64_t next_random(uint64_t *s)   /* splitmix64 */
 }
 
 /* ---- element values and the CPU reference -------------------------------------------------------- */
-static int type_ok(clscan_type t) { return (unsigned)t <= CLSCAN_DOUBLE; }
+#define TYPE_COUNT 10   /* clscan_type values, CLSCAN_INT32 .. CLSCAN_UINT16 */
+static int type_ok(clscan_type t) { return (unsigned)t < TYPE_COUNT; }
 static int op_ok(clscan_op op) { return (unsigned)op <= CLSCAN_MAX; }
 static int is_float(clscan_type t) { return t == CLSCAN_FLOAT || t == CLSCAN_DOUBLE; }
+static int is_signed(clscan_type t)
+{
+    return t == CLSCAN_INT8 || t == CLSCAN_INT16 || t == CLSCAN_INT32 || t == CLSCAN_INT64;
+}
+static uint64_t width_mask(clscan_type t)
+{
+    return clscan_type_size(t) == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * clscan_type_size(t))) - 1;
+}
 
 static uint64_t load(const uint8_t *p, size_t elem)
 {
@@ -130,8 +139,7 @@ static double to_double(clscan_type t, uint64_t bits)
 
 static uint64_t int_combine(clscan_type t, clscan_op op, uint64_t a, uint64_t b)
 {
-    int sign = t == CLSCAN_INT32 || t == CLSCAN_INT64;
-    uint64_t mask = clscan_type_size(t) == 4 ? UINT32_MAX : UINT64_MAX, flip = sign ? (mask >> 1) + 1 : 0;
+    uint64_t mask = width_mask(t), flip = is_signed(t) ? (mask >> 1) + 1 : 0;
     switch (op) {
     case CLSCAN_ADD: return (a + b) & mask;   /* wraps, as the contract says */
     case CLSCAN_MUL: return (a * b) & mask;
@@ -153,8 +161,8 @@ static uint64_t identity(clscan_type t, clscan_op op)
 {
     if (is_float(t))
         return from_double(t, op == CLSCAN_ADD ? 0.0 : op == CLSCAN_MUL ? 1.0 : op == CLSCAN_MIN ? INFINITY : -INFINITY);
-    int sign = t == CLSCAN_INT32 || t == CLSCAN_INT64;
-    uint64_t mask = clscan_type_size(t) == 4 ? UINT32_MAX : UINT64_MAX;
+    int sign = is_signed(t);
+    uint64_t mask = width_mask(t);
     uint64_t largest = sign ? mask >> 1 : mask, smallest = sign ? (mask >> 1) + 1 : 0;
     return op == CLSCAN_ADD ? 0 : op == CLSCAN_MUL ? 1 : op == CLSCAN_MIN ? largest : smallest;
 }
@@ -408,8 +416,8 @@ static int device_nbuf(fn f)
 
 static void decode_device_call(exec *e, reader *r, call *c)
 {
-    c->type = (clscan_type)take_enum(r, 6);
-    c->vtype = (clscan_type)take_enum(r, 6);
+    c->type = (clscan_type)take_enum(r, TYPE_COUNT);
+    c->vtype = (clscan_type)take_enum(r, TYPE_COUNT);
     c->op = c->f == F_SAT || c->f == F_COMPACT ? CLSCAN_ADD : (clscan_op)take_enum(r, 4);
     if (c->f == F_SAT) {
         c->width = take_side(r);
@@ -509,25 +517,38 @@ static clscan_status expected_device(const call *c)
     return overlaps_forbidden(c) ? CLSCAN_INVALID_ARGUMENT : CLSCAN_SUCCESS;
 }
 
+/* The signed integer (sorts: float at 4 bytes) and unsigned integer of an element's size. */
+static clscan_type of_size(size_t elem, int sort_key, int value)
+{
+    static const clscan_type ints[9] = {CLSCAN_INT32, CLSCAN_INT8, CLSCAN_INT16, CLSCAN_INT32, CLSCAN_INT32,
+                                        CLSCAN_INT32, CLSCAN_INT32, CLSCAN_INT32, CLSCAN_INT64};
+    static const clscan_type uints[9] = {CLSCAN_UINT32, CLSCAN_UINT8, CLSCAN_UINT16, CLSCAN_UINT32, CLSCAN_UINT32,
+                                         CLSCAN_UINT32, CLSCAN_UINT32, CLSCAN_UINT32, CLSCAN_UINT64};
+    if (sort_key && elem == 4)
+        return CLSCAN_FLOAT;
+    return (value ? uints : ints)[elem <= 8 ? elem : 0];
+}
+
 /* A call the contract lets through runs on one of a few kernel configurations: each new one costs
  * PoCL a build of seconds, which would leave a bounded run little time for the argument checks, and
  * the kernels' results for every type, operator and algorithm are the unit tests' part. The element
  * size (so every size check) and the expected status stay as decoded; the data are read as the new
- * type. Scans, reductions and tables: int32 or int64 ADD; sorts: float or int64 keys (NaN order,
- * sign flip), values of the same width. Longer runs can take every configuration as decoded, work-group
- * algorithms included: CLSCAN_FUZZ_EVERY_CONFIG=1 (some 300 builds). */
+ * type. Scans, reductions and tables: the signed integer of the size, ADD; sorts: float at 4 bytes,
+ * else the signed integer (NaN order, sign flip), values the unsigned integer of their width.
+ * Longer runs can take every configuration as decoded, work-group algorithms included:
+ * CLSCAN_FUZZ_EVERY_CONFIG=1 (some 500 builds). */
 static void canonical_types(call *c)
 {
     if (every_config)
         return;
-    int wide = clscan_type_size(c->type) == 8;
-    if (c->f == F_SORT || c->f == F_SORT_BY_KEY) {
-        c->type = wide ? CLSCAN_INT64 : CLSCAN_FLOAT;
-        c->vtype = clscan_type_size(c->vtype) == 8 ? CLSCAN_UINT64 : CLSCAN_UINT32;
-    } else if (c->f != F_COMPACT) {   /* compaction builds by element size alone */
-        c->type = wide ? CLSCAN_INT64 : CLSCAN_INT32;
+    const int sort = c->f == F_SORT || c->f == F_SORT_BY_KEY;
+    if (c->f == F_COMPACT)   /* compaction builds by element size alone */
+        return;
+    c->type = of_size(clscan_type_size(c->type), sort, 0);
+    if (sort)
+        c->vtype = of_size(clscan_type_size(c->vtype), 0, 1);
+    else
         c->op = CLSCAN_ADD;
-    }
 }
 
 /* ---- the reference, applied to the expected contents of the roots -------------------------------- */
@@ -572,10 +593,9 @@ static void sat_reference(const uint8_t *in, uint8_t *out, size_t w, size_t h, c
 /* The sort order of the contract as an integer pair: NaNs after every number, by their bits. */
 static void sort_rank(clscan_type t, uint64_t bits, int *nan, uint64_t *rank)
 {
-    size_t elem = clscan_type_size(t);
-    uint64_t sign = elem == 4 ? 0x80000000u : 0x8000000000000000ull, mask = elem == 4 ? UINT32_MAX : UINT64_MAX;
+    uint64_t mask = width_mask(t), sign = (mask >> 1) + 1;
     *nan = is_float(t) && isnan(to_double(t, bits));
-    if (*nan || t == CLSCAN_UINT32 || t == CLSCAN_UINT64)
+    if (*nan || (!is_float(t) && !is_signed(t)))
         *rank = bits;
     else if (!is_float(t))
         *rank = bits ^ sign;
@@ -770,7 +790,7 @@ static int device_call(exec *e, reader *r, call *c)
 /* ---- host-memory scans ------------------------------------------------------------------------- */
 static int host_call(reader *r, call *c)
 {
-    c->type = (clscan_type)take_enum(r, 6);
+    c->type = (clscan_type)take_enum(r, TYPE_COUNT);
     c->op = (clscan_op)take_enum(r, 4);
     c->n = take_count(r);
     unsigned shape = take8(r);
@@ -970,11 +990,12 @@ static int create_from_queue_call(reader *r, call *c)
 static int misc_call(reader *r, call *c)
 {
     int status = (int)take32(r);
-    clscan_type t = (clscan_type)take_enum(r, 6);
+    clscan_type t = (clscan_type)take_enum(r, TYPE_COUNT);
     const char *name = clscan_status_string((clscan_status)status);
     if (!name || !name[0] || ((status >= CLSCAN_OPENCL_ERROR && status <= 0) == !strcmp(name, "unknown status")))
         fail(c, "clscan_status_string");
-    size_t want = !type_ok(t) ? 0 : t == CLSCAN_INT32 || t == CLSCAN_UINT32 || t == CLSCAN_FLOAT ? 4 : 8;
+    static const size_t sizes[TYPE_COUNT] = {4, 4, 8, 8, 4, 8, 1, 1, 2, 2};
+    size_t want = type_ok(t) ? sizes[t] : 0;
     if (clscan_type_size(t) != want)
         fail(c, "clscan_type_size");
     char version[32];

@@ -6,7 +6,7 @@
 # registry (-DREGISTRY), read by cl_programs.cmake.
 include("${CMAKE_CURRENT_LIST_DIR}/cl_programs.cmake")
 set(layers ${core_files} ${SCAN_files})
-set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
+set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE INT8 UINT8 INT16 UINT16)
 set(clang_cl ${CLANG} -x cl -Xclang -finclude-default-header -fsyntax-only -Werror)
 execute_process(COMMAND ${CLANG} --version OUTPUT_VARIABLE clang_version)
 string(REGEX REPLACE ".*clang version ([0-9]+).*" "\\1" clang_major "${clang_version}")
@@ -70,11 +70,11 @@ foreach(type IN LISTS types)
         -DCLSCAN_SP_COLUMNS -DCLSCAN_SAT_BAND=32 -DCLSCAN_SP_VOLATILE_READS)
 endforeach()
 # The compaction program: the layers and the look-back, then compact.cl, counting in uint, elements of
-# 4 or 8 bytes, both kinds of status words.
+# 1, 2, 4 or 8 bytes, both kinds of status words.
 program_text(COMPACT compact_text)
 set(compact "${WORK_DIR}/compact-program.cl")
 file(WRITE "${compact}" "${compact_text}")
-foreach(bytes 4 8)
+foreach(bytes 1 2 4 8)
   foreach(algo HILLIS_STEELE BLELLOCH SUBGROUP)
     check("${compact}" "compaction" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_WG_ALGO_${algo})
   endforeach()
@@ -88,12 +88,13 @@ foreach(bytes 4 8)
         -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 endforeach()
 # The sort program: the layers, then sort.cl, packed ulong counters; every key kind and width, values
-# of 0, 4 or 8 bytes, 64-bit counts, and the CPU shape (a work-group of one).
+# of 0, 1, 2, 4 or 8 bytes, 64-bit counts, and the CPU shape (a work-group of one).
 program_text(SORT sort_text)
 set(sort "${WORK_DIR}/sort-program.cl")
 file(WRITE "${sort}" "${sort_text}")
-foreach(key "-DCLSCAN_SORT_KEY_BYTES=4" "-DCLSCAN_SORT_KEY_BYTES=4;-DCLSCAN_SORT_KEY_SIGNED" "-DCLSCAN_SORT_KEY_BYTES=8;-DCLSCAN_SORT_KEY_FLOAT")
-  foreach(values 0 4 8)
+foreach(key "-DCLSCAN_SORT_KEY_BYTES=4" "-DCLSCAN_SORT_KEY_BYTES=4;-DCLSCAN_SORT_KEY_SIGNED" "-DCLSCAN_SORT_KEY_BYTES=8;-DCLSCAN_SORT_KEY_FLOAT"
+        "-DCLSCAN_SORT_KEY_BYTES=1;-DCLSCAN_SORT_KEY_SIGNED" "-DCLSCAN_SORT_KEY_BYTES=2")
+  foreach(values 0 1 2 4 8)
     check("${sort}" "sort" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 ${key} -DCLSCAN_SORT_VALUE_BYTES=${values} -DCLSCAN_RADIX_BITS=8
           -DCLSCAN_ITEMS=16)
   endforeach()
@@ -102,4 +103,4 @@ check("${sort}" "sort, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCL
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
-message("every layer compiles as OpenCL C 1.2 for 6 types x 3 algorithms, the whole scan program in 6 variants (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}), the summed-area program in 18, the compaction program in 14, the sort program in 11")
+message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 6 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}), the summed-area program in 30, the compaction program in 28, the sort program in 27")

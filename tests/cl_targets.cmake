@@ -33,7 +33,8 @@
 # only where the device lists cl_khr_int64_base_atomics).
 cmake_minimum_required(VERSION 3.16)   # IN_LIST
 include("${CMAKE_CURRENT_LIST_DIR}/cl_programs.cmake")
-set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE)
+# 8- and 16-bit: int8 and uint16 (both widths, both signs), as tests/test_scan.c runs them.
+set(types INT32 UINT32 INT64 UINT64 FLOAT DOUBLE INT8 UINT16)
 set(ops ADD MUL MIN MAX)
 
 # host(program TYPE t OP o WG algorithm SIZE wg ITEMS n SG kind [STREAM] [VEC_IO] [VEC4] [ATOMIC64]
@@ -76,7 +77,19 @@ function(amd_items bytes out)
     set(${out} 4 PARENT_SCOPE)
   endif()
 endfunction()
+# A type's width, and the width of the policy rows it takes (8-bit and 16-bit types: the 4-byte rows).
 function(type_bytes type out)
+  if(type MATCHES "64|DOUBLE")
+    set(${out} 8 PARENT_SCOPE)
+  elseif(type MATCHES "16")
+    set(${out} 2 PARENT_SCOPE)
+  elseif(type MATCHES "8")
+    set(${out} 1 PARENT_SCOPE)
+  else()
+    set(${out} 4 PARENT_SCOPE)
+  endif()
+endfunction()
+function(row_bytes type out)
   if(type MATCHES "64|DOUBLE")
     set(${out} 8 PARENT_SCOPE)
   else()
@@ -87,7 +100,7 @@ endfunction()
 # The scan engine's program (scans and the reduction), for every type.
 set(i 0)
 foreach(type IN LISTS types)
-  type_bytes(${type} bytes)
+  row_bytes(${type} bytes)
   amd_items(${bytes} items)
   math(EXPR cpu_items "32768 / ${bytes}")   # the CPU row: 8192 or 4096 items
   math(EXPR nv_wg "1024 / ${bytes}")        # NVIDIA's row: 256 or 128 work-items, 32 items
@@ -123,10 +136,14 @@ foreach(type IN LISTS types)
   math(EXPR i "${i} + 1")
 endforeach()
 
-# The compaction: counts in uint, elements moved as 4- or 8-byte patterns (every type is one of the two).
-foreach(bytes 4 8)
-  amd_items(${bytes} items)
-  math(EXPR nv_wg "1024 / ${bytes}")
+# The compaction: counts in uint, elements moved as 1-, 2-, 4- or 8-byte patterns (one for each width).
+foreach(bytes 1 2 4 8)
+  set(rows 4)
+  if(bytes EQUAL 8)
+    set(rows 8)
+  endif()
+  amd_items(${rows} items)
+  math(EXPR nv_wg "1024 / ${rows}")
   set(args COMPACT TYPE UINT32 OP ADD DEFINES PAYLOAD_BYTES=${bytes})
   host(${args} WG HILLIS_STEELE SIZE 256 ITEMS ${items} SG LOCAL VEC_IO VEC4 ATOMIC64)
   host(${args} WG BLELLOCH SIZE 256 ITEMS ${items} SG LOCAL FALLBACK)
@@ -143,8 +160,9 @@ endforeach()
 set(i 0)
 foreach(key IN LISTS types)
   type_bytes(${key} bytes)
-  amd_items(${bytes} items)
-  math(EXPR nv_items "64 / ${bytes}")   # NVIDIA's row: 16 or 8
+  row_bytes(${key} rows)
+  amd_items(${rows} items)
+  math(EXPR nv_items "64 / ${rows}")   # NVIDIA's row: 16 or 8
   set(kind "")
   if(key MATCHES "^INT")
     set(kind SORT_KEY_SIGNED)
@@ -183,7 +201,7 @@ endforeach()
 # column look-back; bands of the AMD row (16), part-band table tiles with 64-bit offsets, the CPU
 # shape (band 0), NVIDIA's, bands of one row in a small group.
 foreach(type IN LISTS types)
-  type_bytes(${type} bytes)
+  row_bytes(${type} bytes)
   amd_items(${bytes} items)
   math(EXPR cpu_items "32768 / ${bytes}")
   math(EXPR nv_wg "1024 / ${bytes}")

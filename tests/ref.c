@@ -41,6 +41,8 @@ void ref_fill(void *data, size_t n, clscan_type type, clscan_op op, uint64_t *rn
         uint64_t r = ref_next(rng) | (op == CLSCAN_MUL);
         double f = op == CLSCAN_MUL ? 0.999 + 0.002 * unit(rng) : 2.0 * unit(rng) - 1.0;
         switch (type) {
+        case CLSCAN_INT8: case CLSCAN_UINT8: ((uint8_t *)data)[i] = (uint8_t)r; break;
+        case CLSCAN_INT16: case CLSCAN_UINT16: ((uint16_t *)data)[i] = (uint16_t)r; break;
         case CLSCAN_INT32: case CLSCAN_UINT32: ((uint32_t *)data)[i] = (uint32_t)r; break;
         case CLSCAN_INT64: case CLSCAN_UINT64: ((uint64_t *)data)[i] = r; break;
         case CLSCAN_FLOAT: ((float *)data)[i] = (float)f; break;
@@ -51,8 +53,9 @@ void ref_fill(void *data, size_t n, clscan_type type, clscan_op op, uint64_t *rn
 
 const char *ref_type_name(clscan_type t)
 {
-    static const char *const names[] = {"int32", "uint32", "int64", "uint64", "float", "double"};
-    return (unsigned)t < 6 ? names[t] : "?";
+    static const char *const names[] = {"int32", "uint32", "int64", "uint64", "float",
+                                        "double", "int8", "uint8", "int16", "uint16"};
+    return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
 const char *ref_op_name(clscan_op op)
@@ -61,7 +64,8 @@ const char *ref_op_name(clscan_op op)
     return (unsigned)op < 4 ? names[op] : "?";
 }
 
-/* Integer scans: one function per width, signedness only matters for min/max. */
+/* Integer scans: one function per width, signedness only matters for min/max. Arithmetic in
+ * uint64_t: 16-bit operands would be promoted to int, where their products can overflow. */
 #define REF_INT_CHECK(NAME, T, U, TMAX, TMIN, FMT)                                                          \
     static int NAME(const T *in, const T *got, size_t n, clscan_op op, int excl, int last, char *msg,        \
                     size_t len)                                                                         \
@@ -70,8 +74,8 @@ const char *ref_op_name(clscan_op op)
         for (size_t i = 0; i < n; i++) {                                                                    \
             T before = acc, x = in[i];                                                                      \
             switch (op) {                                                                                   \
-            case CLSCAN_ADD: acc = (T)((U)acc + (U)x); break;                                               \
-            case CLSCAN_MUL: acc = (T)((U)acc * (U)x); break;                                               \
+            case CLSCAN_ADD: acc = (T)(U)((uint64_t)(U)acc + (U)x); break;                                  \
+            case CLSCAN_MUL: acc = (T)(U)((uint64_t)(U)acc * (U)x); break;                                  \
             case CLSCAN_MIN: acc = x < acc ? x : acc; break;                                                \
             case CLSCAN_MAX: acc = x > acc ? x : acc; break;                                                \
             }                                                                                               \
@@ -85,6 +89,10 @@ const char *ref_op_name(clscan_op op)
         }                                                                                                   \
         return 1;                                                                                           \
     }
+REF_INT_CHECK(check_i8, int8_t, uint8_t, INT8_MAX, INT8_MIN, "%" PRId8)
+REF_INT_CHECK(check_u8, uint8_t, uint8_t, UINT8_MAX, 0, "%" PRIu8)
+REF_INT_CHECK(check_i16, int16_t, uint16_t, INT16_MAX, INT16_MIN, "%" PRId16)
+REF_INT_CHECK(check_u16, uint16_t, uint16_t, UINT16_MAX, 0, "%" PRIu16)
 REF_INT_CHECK(check_i32, int32_t, uint32_t, INT32_MAX, INT32_MIN, "%" PRId32)
 REF_INT_CHECK(check_u32, uint32_t, uint32_t, UINT32_MAX, 0, "%" PRIu32)
 REF_INT_CHECK(check_i64, int64_t, uint64_t, INT64_MAX, INT64_MIN, "%" PRId64)
@@ -132,6 +140,10 @@ static int check_any(const void *in, const void *got, size_t n, clscan_type type
                      int last, char *msg, size_t len)
 {
     switch (type) {
+    case CLSCAN_INT8: return check_i8(in, got, n, op, exclusive, last, msg, len);
+    case CLSCAN_UINT8: return check_u8(in, got, n, op, exclusive, last, msg, len);
+    case CLSCAN_INT16: return check_i16(in, got, n, op, exclusive, last, msg, len);
+    case CLSCAN_UINT16: return check_u16(in, got, n, op, exclusive, last, msg, len);
     case CLSCAN_INT32: return check_i32(in, got, n, op, exclusive, last, msg, len);
     case CLSCAN_UINT32: return check_u32(in, got, n, op, exclusive, last, msg, len);
     case CLSCAN_INT64: return check_i64(in, got, n, op, exclusive, last, msg, len);

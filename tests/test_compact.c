@@ -129,6 +129,10 @@ TYPE_TEST(INT64)
 TYPE_TEST(UINT64)
 TYPE_TEST(FLOAT)
 TYPE_TEST(DOUBLE)
+TYPE_TEST(INT8)
+TYPE_TEST(UINT8)
+TYPE_TEST(INT16)
+TYPE_TEST(UINT16)
 
 /* The item mode the policy does not pick (with a GPU-shaped tile on CPUs), for both element widths
  * (the wider one with the look-back fallback forced), runs of two flag mask words, the other
@@ -233,6 +237,8 @@ int main(void)
         cmocka_unit_test(test_compact_INT32), cmocka_unit_test(test_compact_UINT32),
         cmocka_unit_test(test_compact_INT64), cmocka_unit_test(test_compact_UINT64),
         cmocka_unit_test(test_compact_FLOAT), cmocka_unit_test(test_compact_DOUBLE),
+        cmocka_unit_test(test_compact_INT8), cmocka_unit_test(test_compact_UINT8),
+        cmocka_unit_test(test_compact_INT16), cmocka_unit_test(test_compact_UINT16),
         cmocka_unit_test(test_compact_other_paths), cmocka_unit_test(test_compact_fallback_and_three_launches),
         cmocka_unit_test(test_compact_bad_arguments),
     };

@@ -67,7 +67,7 @@ static void test_null_and_enums(void **state)
         assert_untouched_and_usable();
         assert_int_equal(scans[s](ctx, in_buf, NULL, N, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
         assert_untouched_and_usable();
-        assert_int_equal(scans[s](ctx, in_buf, out_buf, N, (clscan_type)6, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+        assert_int_equal(scans[s](ctx, in_buf, out_buf, N, (clscan_type)10, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
         assert_untouched_and_usable();
         assert_int_equal(scans[s](ctx, in_buf, out_buf, N, (clscan_type)-1, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
         assert_int_equal(scans[s](ctx, in_buf, out_buf, N, CLSCAN_INT32, (clscan_op)4), CLSCAN_INVALID_ARGUMENT);

@@ -40,7 +40,11 @@ static void test_version_and_sizes(void **state)
     assert_int_equal(clscan_type_size(CLSCAN_INT64), 8);
     assert_int_equal(clscan_type_size(CLSCAN_UINT64), 8);
     assert_int_equal(clscan_type_size(CLSCAN_DOUBLE), 8);
-    assert_int_equal(clscan_type_size((clscan_type)6), 0);
+    assert_int_equal(clscan_type_size(CLSCAN_INT8), 1);
+    assert_int_equal(clscan_type_size(CLSCAN_UINT8), 1);
+    assert_int_equal(clscan_type_size(CLSCAN_INT16), 2);
+    assert_int_equal(clscan_type_size(CLSCAN_UINT16), 2);
+    assert_int_equal(clscan_type_size((clscan_type)10), 0);
     assert_int_equal(clscan_type_size((clscan_type)-1), 0);
 }
 

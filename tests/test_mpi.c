@@ -98,7 +98,8 @@ static int scan_case(clscan_type type, clscan_op op, int exclusive, int in_place
 static void test_scans(void **state)
 {
     (void)state;
-    const clscan_type types[] = {CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE};
+    const clscan_type types[] = {CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE,
+                                 CLSCAN_INT8,  CLSCAN_UINT16};
     int failures = 0;
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
         if (!all_ranks(clscan__device_supports_type(&ctx->info, types[t])))

@@ -119,6 +119,10 @@ TYPE_TEST(INT64)
 TYPE_TEST(UINT64)
 TYPE_TEST(FLOAT)
 TYPE_TEST(DOUBLE)
+TYPE_TEST(INT8)
+TYPE_TEST(UINT8)
+TYPE_TEST(INT16)
+TYPE_TEST(UINT16)
 
 /* A float sum comes back with the same bits every time (design.md): many groups, many tiles each. */
 static void test_reduce_float_repeatable(void **state)
@@ -178,6 +182,8 @@ int main(void)
         cmocka_unit_test(test_reduce_INT32), cmocka_unit_test(test_reduce_UINT32),
         cmocka_unit_test(test_reduce_INT64), cmocka_unit_test(test_reduce_UINT64),
         cmocka_unit_test(test_reduce_FLOAT), cmocka_unit_test(test_reduce_DOUBLE),
+        cmocka_unit_test(test_reduce_INT8), cmocka_unit_test(test_reduce_UINT8),
+        cmocka_unit_test(test_reduce_INT16), cmocka_unit_test(test_reduce_UINT16),
         cmocka_unit_test(test_reduce_float_repeatable), cmocka_unit_test(test_reduce_bad_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -43,7 +43,9 @@ static long double as_real(const void *p, size_t i, clscan_type t)
 }
 static uint64_t as_bits(const void *p, size_t i, clscan_type t)
 {
-    return clscan_type_size(t) == 4 ? ((const uint32_t *)p)[i] : ((const uint64_t *)p)[i];
+    uint64_t v = 0;
+    memcpy(&v, (const unsigned char *)p + i * clscan_type_size(t), clscan_type_size(t));   /* little-endian host */
+    return v;
 }
 
 /* 1 when got is the summed-area table of in; else 0 with the first wrong element printed. */
@@ -51,7 +53,7 @@ static int check_sat(const void *in, const void *got, size_t w, size_t h, clscan
 {
     int is_float = t == CLSCAN_FLOAT || t == CLSCAN_DOUBLE;
     long double eps = t == CLSCAN_FLOAT ? FLT_EPSILON : DBL_EPSILON;
-    uint64_t mask = clscan_type_size(t) == 4 ? 0xFFFFFFFFull : ~0ull;
+    uint64_t mask = clscan_type_size(t) == 8 ? ~0ull : (1ull << (8 * clscan_type_size(t))) - 1;
     long double *s = calloc(w * h, sizeof *s), *m = calloc(w * h, sizeof *m);
     uint64_t *b = calloc(w * h, sizeof *b);
     int ok = 1;
@@ -130,6 +132,10 @@ TYPE_TEST(INT64)
 TYPE_TEST(UINT64)
 TYPE_TEST(FLOAT)
 TYPE_TEST(DOUBLE)
+TYPE_TEST(INT8)
+TYPE_TEST(UINT8)
+TYPE_TEST(INT16)
+TYPE_TEST(UINT16)
 
 /* The item mode the policy does not pick (a GPU-shaped tile on CPUs). */
 static void test_sat_other_items_mode(void **state)
@@ -153,7 +159,7 @@ static void test_sat_cpu_shape_bands(void **state)
     (void)state;
     const int rows[] = {2, 3, 32};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        for (int t = CLSCAN_INT32; t <= CLSCAN_DOUBLE; t++)
+        for (int t = CLSCAN_INT32; t <= CLSCAN_UINT16; t++)
             if (clscan__device_supports_type(&ctx->info, (clscan_type)t)) {
                 clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, -rows[i]);
                 sat_shapes((clscan_type)t);
@@ -300,6 +306,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sat_INT32), cmocka_unit_test(test_sat_UINT32), cmocka_unit_test(test_sat_INT64),
         cmocka_unit_test(test_sat_UINT64), cmocka_unit_test(test_sat_FLOAT), cmocka_unit_test(test_sat_DOUBLE),
+        cmocka_unit_test(test_sat_INT8), cmocka_unit_test(test_sat_UINT8),
+        cmocka_unit_test(test_sat_INT16), cmocka_unit_test(test_sat_UINT16),
         cmocka_unit_test(test_sat_other_items_mode), cmocka_unit_test(test_sat_other_path),
         cmocka_unit_test(test_sat_cpu_shape_bands), cmocka_unit_test(test_sat_cpu_shape_repeated),
         cmocka_unit_test(test_sat_bad_arguments),

@@ -123,8 +123,11 @@ static const clscan_type wg_quick_type[] = {CLSCAN_INT32, CLSCAN_INT32, CLSCAN_I
             skip();                                                                                     \
         scan_matrix(CLSCAN_##T, CLSCAN_STRATEGY_##S, CLSCAN_WG_##W);                                    \
     }
+/* 8- and 16-bit: int8 and uint16 through every strategy (both signs, both widths), all four under
+ * AUTO (tier.h). */
 #define SCAN_TESTS(S, W) SCAN_TEST(INT32, S, W) SCAN_TEST(UINT32, S, W) SCAN_TEST(INT64, S, W)           \
-                         SCAN_TEST(UINT64, S, W) SCAN_TEST(FLOAT, S, W) SCAN_TEST(DOUBLE, S, W)
+                         SCAN_TEST(UINT64, S, W) SCAN_TEST(FLOAT, S, W) SCAN_TEST(DOUBLE, S, W)          \
+                         SCAN_TEST(INT8, S, W) SCAN_TEST(UINT16, S, W)
 SCAN_TESTS(BLOCK_SUM, HILLIS_STEELE)
 SCAN_TESTS(BLOCK_SUM, BLELLOCH)
 SCAN_TESTS(REDUCE_THEN_SCAN, HILLIS_STEELE)
@@ -135,6 +138,8 @@ SCAN_TESTS(SINGLE_PASS, SUBGROUP)
 SCAN_TESTS(REDUCE_THEN_SCAN, SUBGROUP)
 SCAN_TESTS(BLOCK_SUM, SUBGROUP)
 SCAN_TESTS(AUTO, AUTO)
+SCAN_TEST(UINT8, AUTO, AUTO)
+SCAN_TEST(INT16, AUTO, AUTO)
 
 /* The portable paths the vendor ones stand in for: on a device with hardware sub-groups or vector
  * tile loads these are not what AUTO runs, so they get their own pass. */
@@ -195,7 +200,7 @@ static const clscan_type portable_quick = CLSCAN_UINT64, forced_fallback_quick =
         X##_pass(CLSCAN_##T);                                                                           \
     }
 #define PER_TYPES(X) PER_TYPE(INT32, X) PER_TYPE(UINT32, X) PER_TYPE(INT64, X) PER_TYPE(UINT64, X)      \
-                     PER_TYPE(FLOAT, X) PER_TYPE(DOUBLE, X)
+                     PER_TYPE(FLOAT, X) PER_TYPE(DOUBLE, X) PER_TYPE(INT8, X) PER_TYPE(UINT16, X)
 PER_TYPES(portable)
 PER_TYPES(forced_fallback)
 PER_TYPES(other_items_mode)
@@ -258,9 +263,9 @@ static void test_misc_subgroup_shapes(void **state)
             continue;
         }
         assert_int_equal(st, CLSCAN_SUCCESS);
-        for (int type = CLSCAN_INT32; type <= CLSCAN_DOUBLE; type++)
+        for (int type = CLSCAN_INT32; type <= CLSCAN_UINT16; type++)
             if (clscan__device_supports_type(&ctx->info, (clscan_type)type) &&
-                (!ref_quick() || type == CLSCAN_INT32 || type == CLSCAN_FLOAT))
+                (!ref_quick() || type == CLSCAN_INT32 || type == CLSCAN_FLOAT || type == CLSCAN_INT8))
                 scan_matrix((clscan_type)type, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_SUBGROUP);
     }
     test_set_tile(ctx, 0, 0);
@@ -298,15 +303,17 @@ int main(int argc, char **argv)
 {
 #define ENTRY(T, S, W) cmocka_unit_test(test_##T##_##S##_##W)
 #define ENTRIES(S, W) ENTRY(INT32, S, W), ENTRY(UINT32, S, W), ENTRY(INT64, S, W), ENTRY(UINT64, S, W), \
-                      ENTRY(FLOAT, S, W), ENTRY(DOUBLE, S, W)
+                      ENTRY(FLOAT, S, W), ENTRY(DOUBLE, S, W), ENTRY(INT8, S, W), ENTRY(UINT16, S, W)
 #define ONE(T, X) cmocka_unit_test(test_##T##_##X)
-#define EACH_TYPE(X) ONE(INT32, X), ONE(UINT32, X), ONE(INT64, X), ONE(UINT64, X), ONE(FLOAT, X), ONE(DOUBLE, X)
+#define EACH_TYPE(X) ONE(INT32, X), ONE(UINT32, X), ONE(INT64, X), ONE(UINT64, X), ONE(FLOAT, X), ONE(DOUBLE, X), \
+                     ONE(INT8, X), ONE(UINT16, X)
     const struct CMUnitTest tests[] = {
         ENTRIES(BLOCK_SUM, HILLIS_STEELE),        ENTRIES(BLOCK_SUM, BLELLOCH),
         ENTRIES(REDUCE_THEN_SCAN, HILLIS_STEELE), ENTRIES(REDUCE_THEN_SCAN, BLELLOCH),
         ENTRIES(SINGLE_PASS, HILLIS_STEELE),      ENTRIES(SINGLE_PASS, BLELLOCH),
         ENTRIES(SINGLE_PASS, SUBGROUP),           ENTRIES(REDUCE_THEN_SCAN, SUBGROUP),
         ENTRIES(BLOCK_SUM, SUBGROUP),             ENTRIES(AUTO, AUTO),
+        ENTRY(UINT8, AUTO, AUTO),                 ENTRY(INT16, AUTO, AUTO),
         EACH_TYPE(portable), EACH_TYPE(forced_fallback), EACH_TYPE(other_items_mode), EACH_TYPE(other_groups),
         cmocka_unit_test(test_misc_deep_recursion), cmocka_unit_test(test_misc_subgroup_shapes),
         cmocka_unit_test(test_misc_host_api),

@@ -49,6 +49,10 @@ static uint64_t key_bits(const unsigned char *keys, size_t i, size_t width)
 static int key_order(clscan_type type, const unsigned char *a, const unsigned char *b)
 {
     switch (type) {
+    case CLSCAN_INT8: { int8_t x, y; memcpy(&x, a, 1), memcpy(&y, b, 1); return (x > y) - (x < y); }
+    case CLSCAN_UINT8: { uint8_t x, y; memcpy(&x, a, 1), memcpy(&y, b, 1); return (x > y) - (x < y); }
+    case CLSCAN_INT16: { int16_t x, y; memcpy(&x, a, 2), memcpy(&y, b, 2); return (x > y) - (x < y); }
+    case CLSCAN_UINT16: { uint16_t x, y; memcpy(&x, a, 2), memcpy(&y, b, 2); return (x > y) - (x < y); }
     case CLSCAN_INT32: { int32_t x, y; memcpy(&x, a, 4), memcpy(&y, b, 4); return (x > y) - (x < y); }
     case CLSCAN_UINT32: { uint32_t x, y; memcpy(&x, a, 4), memcpy(&y, b, 4); return (x > y) - (x < y); }
     case CLSCAN_INT64: { int64_t x, y; memcpy(&x, a, 8), memcpy(&y, b, 8); return (x > y) - (x < y); }
@@ -105,14 +109,14 @@ static uint64_t special_key(clscan_type type, uint64_t r)
                                    0x800fffffffffffffull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
                                    0x7fefffffffffffffull, 0xffefffffffffffffull};
     static const uint64_t ints[] = {0, 1, 0xffffffffffffffffull, 0x7fffffffffffffffull, 0x8000000000000000ull,
-                                    0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe, 2};
+                                    0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe, 2, 0x7f, 0x80, 0x7fff, 0x8000};
     if (r % 4 == 0)
         return r >> 8;                  /* and some ordinary keys among them */
     if (type == CLSCAN_FLOAT)
         return f32[(r >> 2) % 16];
     if (type == CLSCAN_DOUBLE)
         return f64[(r >> 2) % 16];
-    return ints[(r >> 2) % 10];
+    return ints[(r >> 2) % (sizeof ints / sizeof ints[0])];
 }
 
 static void make_keys(unsigned char *keys, size_t n, clscan_type type, enum pattern p)
@@ -126,7 +130,7 @@ static void make_keys(unsigned char *keys, size_t n, clscan_type type, enum patt
         switch (p) {
         case FEW: k = few[r % 5]; break;
         case EQUAL: k = base; break;
-        case ONE_DIGIT: k = base ^ ((r & 0xff) << 8); break;
+        case ONE_DIGIT: k = base ^ ((r & 0xff) << (w > 1 ? 8 : 0)); break;
         case THREE_DIGITS: k = base ^ (r & (w == 4 ? 0xff00ff0full : 0x0f0000ff00000000ull)); break;
         case SPECIALS: k = special_key(type, r); break;
         default: break;
@@ -207,7 +211,7 @@ static int sort_all(clscan_type kt, int by_key, clscan_type vt, int large)
 
 static int supported(clscan_type t)
 {
-    return clscan_type_size(t) == 4 || ctx->info.int64;
+    return clscan_type_size(t) != 8 || ctx->info.int64;
 }
 
 #define TYPE_TEST(T)                                                                                    \
@@ -224,13 +228,21 @@ TYPE_TEST(INT64)
 TYPE_TEST(UINT64)
 TYPE_TEST(FLOAT)
 TYPE_TEST(DOUBLE)
+TYPE_TEST(INT8)
+TYPE_TEST(UINT8)
+TYPE_TEST(INT16)
+TYPE_TEST(UINT16)
 
 /* The quick tier (tier.h) sorts by key at each pair of key and value widths once, and takes one digit
  * width of each of the other paths. */
 static int by_key_in_tier(clscan_type kt, clscan_type vt)
 {
-    return !ref_quick() || (kt == CLSCAN_UINT32 && vt == CLSCAN_UINT32) || (kt == CLSCAN_FLOAT && vt == CLSCAN_INT64) ||
-           (kt == CLSCAN_INT64 && vt == CLSCAN_FLOAT) || (kt == CLSCAN_DOUBLE && vt == CLSCAN_UINT64);
+    const int narrow_k = clscan_type_size(kt) < 4, narrow_v = clscan_type_size(vt) < 4;
+    if (!ref_quick())   /* 8- and 16-bit values: one type a width, their signs being no concern of a value */
+        return !narrow_v || vt == (narrow_k ? CLSCAN_UINT8 : CLSCAN_INT8) || vt == (narrow_k ? CLSCAN_INT16 : CLSCAN_UINT16);
+    return (kt == CLSCAN_UINT32 && vt == CLSCAN_UINT32) || (kt == CLSCAN_FLOAT && vt == CLSCAN_INT64) ||
+           (kt == CLSCAN_INT64 && vt == CLSCAN_FLOAT) || (kt == CLSCAN_DOUBLE && vt == CLSCAN_UINT64) ||
+           (kt == CLSCAN_INT8 && vt == CLSCAN_UINT16) || (kt == CLSCAN_UINT16 && vt == CLSCAN_INT8);
 }
 
 /* Every key type with every value type (uint32 pairs at every size, the rest without the large one). */
@@ -238,8 +250,8 @@ static void test_sort_by_key(void **state)
 {
     (void)state;
     int failures = 0;
-    for (int kt = CLSCAN_INT32; kt <= CLSCAN_DOUBLE; kt++)
-        for (int vt = CLSCAN_INT32; vt <= CLSCAN_DOUBLE; vt++)
+    for (int kt = CLSCAN_INT32; kt <= CLSCAN_UINT16; kt++)
+        for (int vt = CLSCAN_INT32; vt <= CLSCAN_UINT16; vt++)
             if (supported((clscan_type)kt) && supported((clscan_type)vt) &&
                 by_key_in_tier((clscan_type)kt, (clscan_type)vt))
                 failures += sort_all((clscan_type)kt, 1, (clscan_type)vt, kt == CLSCAN_UINT32 && vt == CLSCAN_UINT32);
@@ -311,7 +323,7 @@ static void test_sort_bad_arguments(void **state)
     assert_non_null(strstr(clscan_last_error(ctx), "keys"));
     assert_int_equal(clscan_sort(ctx, short_k, N, CLSCAN_UINT32), CLSCAN_INVALID_ARGUMENT);
     assert_int_equal(clscan_sort(ctx, k, N / 2 + 1, CLSCAN_UINT64), CLSCAN_INVALID_ARGUMENT);
-    assert_int_equal(clscan_sort(ctx, k, N, (clscan_type)9), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort(ctx, k, N, (clscan_type)10), CLSCAN_INVALID_ARGUMENT);
     assert_int_equal(clscan_sort(ctx, ro, N, CLSCAN_UINT32), CLSCAN_INVALID_ARGUMENT);
     assert_non_null(strstr(clscan_last_error(ctx), "READ_ONLY"));
     assert_int_equal(clscan_sort_by_key(ctx, k, NULL, N, CLSCAN_UINT32, CLSCAN_UINT32), CLSCAN_INVALID_ARGUMENT);
@@ -327,7 +339,7 @@ static void test_sort_bad_arguments(void **state)
     /* n == 0 touches no buffer (a bad type is still refused); then a real call works. */
     assert_int_equal(clscan_sort(ctx, NULL, 0, CLSCAN_FLOAT), CLSCAN_SUCCESS);
     assert_int_equal(clscan_sort_by_key(ctx, NULL, NULL, 0, CLSCAN_FLOAT, CLSCAN_DOUBLE), CLSCAN_SUCCESS);
-    assert_int_equal(clscan_sort_by_key(ctx, NULL, NULL, 0, CLSCAN_FLOAT, (clscan_type)7), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort_by_key(ctx, NULL, NULL, 0, CLSCAN_FLOAT, (clscan_type)11), CLSCAN_INVALID_ARGUMENT);
     assert_int_equal(clscan_sort_by_key(ctx, k, v, N, CLSCAN_UINT32, CLSCAN_UINT32), CLSCAN_SUCCESS);
     assert_int_equal(ref_read(ctx, k, sizeof got, got), 1);
     for (size_t i = 0; i < N; i++)
@@ -345,6 +357,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sort_INT32), cmocka_unit_test(test_sort_UINT32),
         cmocka_unit_test(test_sort_INT64), cmocka_unit_test(test_sort_UINT64),
         cmocka_unit_test(test_sort_FLOAT), cmocka_unit_test(test_sort_DOUBLE),
+        cmocka_unit_test(test_sort_INT8), cmocka_unit_test(test_sort_UINT8),
+        cmocka_unit_test(test_sort_INT16), cmocka_unit_test(test_sort_UINT16),
         cmocka_unit_test(test_sort_by_key), cmocka_unit_test(test_sort_other_paths),
         cmocka_unit_test(test_sort_bad_arguments),
     };

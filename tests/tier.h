@@ -11,13 +11,15 @@
 #include "ref.h"
 
 /* The operators a configuration runs at type. The quick tier runs add, and on a primitive's main path
- * (main_path) also each other operator at one or two types: min at int32 (signed), max at uint64
- * (unsigned, 64-bit) and float, mul at float (the products' tolerance). */
+ * (main_path) also each other operator at one or two types: min at int32 (signed) and int8 (the
+ * widened sub-group scans' identity), max at uint64 (unsigned, 64-bit) and float, mul at float (the
+ * products' tolerance) and uint16 (products past int, where 16-bit values would be promoted). */
 static inline int tier_op(clscan_type type, clscan_op op, int main_path)
 {
     return !ref_quick() || op == CLSCAN_ADD ||
            (main_path && ((op == CLSCAN_MIN && type == CLSCAN_INT32) || (op == CLSCAN_MAX && type == CLSCAN_UINT64) ||
-                          (op == CLSCAN_MAX && type == CLSCAN_FLOAT) || (op == CLSCAN_MUL && type == CLSCAN_FLOAT)));
+                          (op == CLSCAN_MAX && type == CLSCAN_FLOAT) || (op == CLSCAN_MUL && type == CLSCAN_FLOAT) ||
+                          (op == CLSCAN_MIN && type == CLSCAN_INT8) || (op == CLSCAN_MUL && type == CLSCAN_UINT16)));
 }
 
 /* Whether a configuration that the quick tier runs at quick_type alone runs type. Each test spreads

@@ -35,6 +35,7 @@ static const pair pairs[] = {
 static const struct { clscan_type type; const char *name; } types[] = {
     {CLSCAN_INT32, "int32"}, {CLSCAN_UINT32, "uint32"}, {CLSCAN_INT64, "int64"},
     {CLSCAN_UINT64, "uint64"}, {CLSCAN_FLOAT, "float"}, {CLSCAN_DOUBLE, "double"},
+    {CLSCAN_INT8, "int8"}, {CLSCAN_UINT8, "uint8"}, {CLSCAN_INT16, "int16"}, {CLSCAN_UINT16, "uint16"},
 };
 #define NTYPES (sizeof types / sizeof types[0])
 #define C_LOOP_FULL_RUNS_UP_TO ((size_t)1 << 24)   /* above this, the C loop takes the median of 3 */
@@ -77,9 +78,10 @@ static int usage(FILE *f, int code)
             "       mpirun -np R clscan-bench --mpi [--max-log K] [--runs N] [--device SPEC]\n"
             "Times inclusive add scans of n = 2^min-log .. 2^max-log (default 10..28, capped by device\n"
             "memory) for every strategy x work-group pair and AUTO (--auto-only: AUTO alone), for each type\n"
-            "in LIST (comma-separated from int32,uint32,int64,uint64,float,double; default int32), against\n"
-            "clEnqueueCopyBuffer of the same bytes (the copy roof, bytes read + written), one trivial kernel\n"
-            "launch + clFinish, and a single-thread C loop, all in this run; then clscan_reduce (add), whose\n"
+            "in LIST (comma-separated from int32,uint32,int64,uint64,float,double,int8,uint8,int16,\n"
+            "uint16; default int32), against clEnqueueCopyBuffer of the same bytes (the copy roof, bytes\n"
+            "read + written), one trivial kernel launch + clFinish, and a single-thread C loop, all in this\n"
+            "run; then clscan_reduce (add), whose\n"
             "rate counts bytes read only, clscan_compact (half the flags set) and clscan_summed_area_table\n"
             "(the n elements as a 2^ceil(k/2)-wide image), clscan_sort of random keys and (4-byte keys)\n"
             "clscan_sort_by_key with uint32 values, whose rate is G keys/s and whose \"roof\" column is the\n"
@@ -200,6 +202,8 @@ static int step_launch(const step *s)
 static int step_cpu(const step *s)
 {
     switch (s->type) {
+    case CLSCAN_INT8: case CLSCAN_UINT8: C_LOOP(uint8_t, uint8_t); break;
+    case CLSCAN_INT16: case CLSCAN_UINT16: C_LOOP(uint16_t, uint16_t); break;
     case CLSCAN_INT32: case CLSCAN_UINT32: C_LOOP(uint32_t, uint32_t); break;
     case CLSCAN_INT64: case CLSCAN_UINT64: C_LOOP(uint64_t, uint64_t); break;
     case CLSCAN_FLOAT: C_LOOP(float, float); break;
@@ -221,6 +225,8 @@ static volatile uint64_t sink;
 static int step_cpu_reduce(const step *s)
 {
     switch (s->type) {
+    case CLSCAN_INT8: case CLSCAN_UINT8: C_REDUCE(uint8_t); break;
+    case CLSCAN_INT16: case CLSCAN_UINT16: C_REDUCE(uint16_t); break;
     case CLSCAN_INT32: case CLSCAN_UINT32: C_REDUCE(uint32_t); break;
     case CLSCAN_INT64: case CLSCAN_UINT64: C_REDUCE(uint64_t); break;
     case CLSCAN_FLOAT: C_REDUCE(float); break;
@@ -274,6 +280,8 @@ static int step_cpu_sat(const step *s)
 {
     size_t w = sat_width(s->n), h = s->n / w;
     switch (s->type) {
+    case CLSCAN_INT8: case CLSCAN_UINT8: C_SAT(uint8_t); break;
+    case CLSCAN_INT16: case CLSCAN_UINT16: C_SAT(uint16_t); break;
     case CLSCAN_INT32: case CLSCAN_UINT32: C_SAT(uint32_t); break;
     case CLSCAN_INT64: case CLSCAN_UINT64: C_SAT(uint64_t); break;
     case CLSCAN_FLOAT: C_SAT(float); break;
@@ -329,6 +337,8 @@ static void fill(void *data, size_t n, clscan_type type)
         s ^= s << 13, s ^= s >> 7, s ^= s << 17;
         int v = (int)(s % 2001) - 1000;
         switch (type) {
+        case CLSCAN_INT8: case CLSCAN_UINT8: ((uint8_t *)data)[i] = (uint8_t)v; break;
+        case CLSCAN_INT16: case CLSCAN_UINT16: ((uint16_t *)data)[i] = (uint16_t)v; break;
         case CLSCAN_INT32: case CLSCAN_UINT32: ((int32_t *)data)[i] = v; break;
         case CLSCAN_INT64: case CLSCAN_UINT64: ((int64_t *)data)[i] = (int64_t)v << 20; break;
         case CLSCAN_FLOAT: ((float *)data)[i] = (float)v / 1000.0f; break;
@@ -519,6 +529,10 @@ static clscan_type key_cmp_type;
 static int key_cmp(const void *a, const void *b)
 {
     switch (key_cmp_type) {
+    case CLSCAN_INT8: { int8_t x = *(const int8_t *)a, y = *(const int8_t *)b; return (x > y) - (x < y); }
+    case CLSCAN_UINT8: { uint8_t x = *(const uint8_t *)a, y = *(const uint8_t *)b; return (x > y) - (x < y); }
+    case CLSCAN_INT16: { int16_t x = *(const int16_t *)a, y = *(const int16_t *)b; return (x > y) - (x < y); }
+    case CLSCAN_UINT16: { uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b; return (x > y) - (x < y); }
     case CLSCAN_INT32: { int32_t x = *(const int32_t *)a, y = *(const int32_t *)b; return (x > y) - (x < y); }
     case CLSCAN_UINT32: { uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b; return (x > y) - (x < y); }
     case CLSCAN_INT64: { int64_t x = *(const int64_t *)a, y = *(const int64_t *)b; return (x > y) - (x < y); }

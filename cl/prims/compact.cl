@@ -6,7 +6,11 @@
  * tiles' counts (lookback.clh): flags and elements are read once, the kept ones written once.
  * Otherwise three launches: clscan_count_tiles counts each tile's set flags, the host scans those counts
  * (inclusive, 64-bit), and clscan_compact_tiles writes each tile's kept elements. */
-#if !defined(CLSCAN_PAYLOAD_BYTES) || CLSCAN_PAYLOAD_BYTES == 4
+#if defined(CLSCAN_PAYLOAD_BYTES) && CLSCAN_PAYLOAD_BYTES == 1
+typedef uchar clscan_payload_t;
+#elif defined(CLSCAN_PAYLOAD_BYTES) && CLSCAN_PAYLOAD_BYTES == 2
+typedef ushort clscan_payload_t;
+#elif !defined(CLSCAN_PAYLOAD_BYTES) || CLSCAN_PAYLOAD_BYTES == 4
 typedef uint clscan_payload_t;
 #else
 typedef ulong clscan_payload_t;

@@ -5,7 +5,15 @@
  * (stable, 2 bits a round) and writes each to its global place. Each kernel takes its source and
  * destination from the host, which routes the keys A -> B -> C -> B ... -> A (src/prims/sort.c). The textbook
  * 1-bit split (clscan_split_flags, an exclusive scan of the flags, clscan_split_scatter) is the reference path. */
-#if !defined(CLSCAN_SORT_KEY_BYTES) || CLSCAN_SORT_KEY_BYTES == 4
+#if defined(CLSCAN_SORT_KEY_BYTES) && CLSCAN_SORT_KEY_BYTES == 1
+typedef uchar clscan_key_t;
+#define CLSCAN_KEY_BITS 8
+#define CLSCAN_KEY_SIGN 0x80u
+#elif defined(CLSCAN_SORT_KEY_BYTES) && CLSCAN_SORT_KEY_BYTES == 2
+typedef ushort clscan_key_t;
+#define CLSCAN_KEY_BITS 16
+#define CLSCAN_KEY_SIGN 0x8000u
+#elif !defined(CLSCAN_SORT_KEY_BYTES) || CLSCAN_SORT_KEY_BYTES == 4
 typedef uint clscan_key_t;
 #define CLSCAN_KEY_BITS 32
 #define CLSCAN_KEY_SIGN 0x80000000u
@@ -18,7 +26,13 @@ typedef ulong clscan_key_t;
 #define CLSCAN_FLOAT_INF 0x7ff0000000000000ul
 #define CLSCAN_FLOAT_MANT 0x000ffffffffffffful
 #endif
-#if defined(CLSCAN_SORT_VALUE_BYTES) && CLSCAN_SORT_VALUE_BYTES == 4
+#if defined(CLSCAN_SORT_VALUE_BYTES) && CLSCAN_SORT_VALUE_BYTES == 1
+typedef uchar clscan_value_t;
+#define CLSCAN_SORT_VALUES
+#elif defined(CLSCAN_SORT_VALUE_BYTES) && CLSCAN_SORT_VALUE_BYTES == 2
+typedef ushort clscan_value_t;
+#define CLSCAN_SORT_VALUES
+#elif defined(CLSCAN_SORT_VALUE_BYTES) && CLSCAN_SORT_VALUE_BYTES == 4
 typedef uint clscan_value_t;
 #define CLSCAN_SORT_VALUES
 #elif defined(CLSCAN_SORT_VALUE_BYTES) && CLSCAN_SORT_VALUE_BYTES == 8

@@ -48,7 +48,11 @@ CLSCAN_API const char *clscan_status_string(clscan_status status);
 CLSCAN_API const char *clscan_version_string(void);
 
 /* ---- element types and operators --------------------------------------- */
-typedef enum clscan_type { CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE } clscan_type;
+/* 8- and 16-bit integers (0.2) are appended: the values of the others are as in 0.1. */
+typedef enum clscan_type {
+    CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE,
+    CLSCAN_INT8, CLSCAN_UINT8, CLSCAN_INT16, CLSCAN_UINT16
+} clscan_type;
 typedef enum clscan_op   { CLSCAN_ADD, CLSCAN_MUL, CLSCAN_MIN, CLSCAN_MAX } clscan_op;
 
 /* Bytes of one element; 0 for an unknown type. */

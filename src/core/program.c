@@ -16,7 +16,8 @@ const char *clscan__build_options(const clscan__config *cfg)
 
 static const char *type_define(clscan_type t)
 {
-    static const char *const names[] = {"INT32", "UINT32", "INT64", "UINT64", "FLOAT", "DOUBLE"};
+    static const char *const names[] = {"INT32", "UINT32", "INT64", "UINT64", "FLOAT",
+                                        "DOUBLE", "INT8", "UINT8", "INT16", "UINT16"};
     return names[t];
 }
 

@@ -34,6 +34,8 @@ size_t clscan_type_size(clscan_type type)
     switch (type) {
     case CLSCAN_INT32: case CLSCAN_UINT32: case CLSCAN_FLOAT: return 4;
     case CLSCAN_INT64: case CLSCAN_UINT64: case CLSCAN_DOUBLE: return 8;
+    case CLSCAN_INT8: case CLSCAN_UINT8: return 1;
+    case CLSCAN_INT16: case CLSCAN_UINT16: return 2;
     }
     return 0;
 }

@@ -3,7 +3,7 @@
  * returns CLSCAN_INVALID_ARGUMENT before anything is enqueued. */
 #include "core.h"
 
-int clscan__type_valid(clscan_type type) { return (unsigned)type <= CLSCAN_DOUBLE; }
+int clscan__type_valid(clscan_type type) { return (unsigned)type <= CLSCAN_UINT16; }
 int clscan__op_valid(clscan_op op) { return (unsigned)op <= CLSCAN_MAX; }
 
 clscan_status clscan__check_count(clscan_context *ctx, size_t n, size_t elem)

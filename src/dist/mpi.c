@@ -74,6 +74,10 @@ static mpi_step step_begin(MPI_Comm comm, clscan_type type, clscan_op op)
     mpi_step s = {comm, MPI_DATATYPE_NULL, MPI_OP_NULL, (int)type, (int)op};
     int wrap = op == CLSCAN_ADD || op == CLSCAN_MUL, is_float = type == CLSCAN_FLOAT || type == CLSCAN_DOUBLE;
     switch (type) {
+    case CLSCAN_INT8: s.type = wrap ? MPI_UINT8_T : MPI_INT8_T; break;
+    case CLSCAN_UINT8: s.type = MPI_UINT8_T; break;
+    case CLSCAN_INT16: s.type = wrap ? MPI_UINT16_T : MPI_INT16_T; break;
+    case CLSCAN_UINT16: s.type = MPI_UINT16_T; break;
     case CLSCAN_INT32: s.type = wrap ? MPI_UINT32_T : MPI_INT32_T; break;
     case CLSCAN_UINT32: s.type = MPI_UINT32_T; break;
     case CLSCAN_INT64: s.type = wrap ? MPI_UINT64_T : MPI_INT64_T; break;

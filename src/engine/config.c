@@ -41,9 +41,14 @@ clscan_status clscan__scan_program(clscan_context *ctx, clscan_type type, clscan
 
 void clscan__identity(clscan_type type, clscan_op op, void *out)
 {
-    union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f; double d; } v;
+    union { int8_t i8; uint8_t u8; int16_t i16; uint16_t u16; int32_t i32; uint32_t u32; int64_t i64; uint64_t u64;
+            float f; double d; } v;
     int add = op == CLSCAN_ADD, mul = op == CLSCAN_MUL, min = op == CLSCAN_MIN;
     switch (type) {
+    case CLSCAN_INT8: v.i8 = add ? 0 : mul ? 1 : min ? INT8_MAX : INT8_MIN; break;
+    case CLSCAN_UINT8: v.u8 = add ? 0u : mul ? 1u : min ? UINT8_MAX : 0u; break;
+    case CLSCAN_INT16: v.i16 = add ? 0 : mul ? 1 : min ? INT16_MAX : INT16_MIN; break;
+    case CLSCAN_UINT16: v.u16 = add ? 0u : mul ? 1u : min ? UINT16_MAX : 0u; break;
     case CLSCAN_INT32: v.i32 = add ? 0 : mul ? 1 : min ? INT32_MAX : INT32_MIN; break;
     case CLSCAN_UINT32: v.u32 = add ? 0u : mul ? 1u : min ? UINT32_MAX : 0u; break;
     case CLSCAN_INT64: v.i64 = add ? 0 : mul ? 1 : min ? INT64_MAX : INT64_MIN; break;

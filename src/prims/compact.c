@@ -4,7 +4,7 @@
  * ones written once, and the count comes back in the single-pass counters. Under block-sum or
  * reduce-then-scan (clscan_set_algorithm), or from 2^32 elements: clscan_count_tiles, an inclusive 64-bit
  * scan of the counts by the scan dispatch, clscan_compact_tiles (the flags read twice). One program moves
- * elements as 4- or 8-byte patterns for all types. */
+ * elements as 1-, 2-, 4- or 8-byte patterns for all types. */
 #include "prims.h"
 
 /* The compaction's tiling for the element type (its local memory checked by the context), counting

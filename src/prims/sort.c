@@ -42,7 +42,7 @@ static void sort_defines(clscan__config *cfg, const sort_args *a)
 {
     const clscan_type key = a->key_type;
     clscan__config_define_uint(cfg, "CLSCAN_SORT_KEY_BYTES", (unsigned)clscan_type_size(key));
-    if (key == CLSCAN_INT32 || key == CLSCAN_INT64)
+    if (key == CLSCAN_INT8 || key == CLSCAN_INT16 || key == CLSCAN_INT32 || key == CLSCAN_INT64)
         clscan__config_define(cfg, "CLSCAN_SORT_KEY_SIGNED", NULL);
     else if (clscan__type_is_float(key))
         clscan__config_define(cfg, "CLSCAN_SORT_KEY_FLOAT", NULL);

@@ -101,7 +101,7 @@ size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles)
 clscan_status clscan_tuning_tile_in_force(clscan_context *ctx, clscan_type type, int compact,
                                           clscan_tuning_tile *tile)
 {
-    if (!ctx || !tile || (unsigned)type > CLSCAN_DOUBLE)
+    if (!ctx || !tile || !clscan__type_valid(type))
         return CLSCAN_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
     clscan__tuning t = compact ? clscan__compact_tile(ctx, type) : clscan__scan_tile(ctx, type);
