@@ -22,6 +22,14 @@ static inline int tier_op(clscan_type type, clscan_op op, int main_path)
                           (op == CLSCAN_MIN && type == CLSCAN_INT8) || (op == CLSCAN_MUL && type == CLSCAN_UINT16)));
 }
 
+/* Whether a primitive that only adds (summed-area tables) runs type: the quick tier takes one integer
+ * type of each width, since a signed and an unsigned add give the same bits, and both floats. */
+static inline int tier_add_type(clscan_type type)
+{
+    return !ref_quick() || type == CLSCAN_INT8 || type == CLSCAN_UINT16 || type == CLSCAN_INT32 ||
+           type == CLSCAN_UINT64 || type == CLSCAN_FLOAT || type == CLSCAN_DOUBLE;
+}
+
 /* Whether a configuration that the quick tier runs at quick_type alone runs type. Each test spreads
  * its configurations over types of both widths. */
 static inline int tier_type(clscan_type type, clscan_type quick_type)

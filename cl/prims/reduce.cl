@@ -40,11 +40,18 @@ void clscan_reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, _
     clscan_sp_launch_start(counters, epoch);
     CLSCAN_T acc = CLSCAN_IDENTITY;
     ulong past = 0;   /* taken tiles: groups + the ticket that ended this group */
+#if defined(CLSCAN_OP_ORDERED)
+    /* Operands in order: each group folds a contiguous run of tiles (the host passes taken = 0). */
+    const ulong per = (num_tiles + groups - 1) / groups, first = get_group_id(0) * per;
+    for (ulong t = first; t < num_tiles && t < first + per; t++)
+        acc = CLSCAN_OP(acc, clscan_wg_tile_partial(in, t * CLSCAN_TILE, n));
+#else
     if (taken)
         past = clscan_reduce_taken_tiles(in, n, num_tiles, counters, epoch, &acc, &clscan_next);
     else
         for (ulong t = get_group_id(0); t < num_tiles; t += groups)
             acc = CLSCAN_OP(acc, clscan_wg_tile_partial(in, t * CLSCAN_TILE, n));
+#endif
     CLSCAN_T total = clscan_wg_reduce(acc, clscan_scratch);
     if (lid == 0) {
         clscan_sp_publish(status, get_group_id(0), CLSCAN_SP_FLAG_P, epoch, total);
@@ -61,6 +68,15 @@ void clscan_reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, _
      * CLSCAN_REDUCE_READS at once (one round trip, not one each). Folded in group order, the float result
      * does not depend on which group came last. */
     acc = CLSCAN_IDENTITY;
+#if defined(CLSCAN_OP_ORDERED)   /* each work-item a contiguous run of groups */
+    const uint run = (groups + CLSCAN_WG_SIZE - 1) / CLSCAN_WG_SIZE;
+    for (uint g = lid * run; g < groups && g < (lid + 1) * run; g++) {
+        CLSCAN_T v = CLSCAN_IDENTITY;
+        while (!clscan_sp_read_slot(status, g, CLSCAN_SP_FLAG_P, epoch, &v))
+            ;
+        acc = CLSCAN_OP(acc, v);
+    }
+#else
     for (uint g0 = 0; g0 < groups; g0 += CLSCAN_REDUCE_READS * CLSCAN_WG_SIZE) {
         CLSCAN_T v[CLSCAN_REDUCE_READS];
         int seen[CLSCAN_REDUCE_READS];
@@ -75,6 +91,7 @@ void clscan_reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, _
             acc = CLSCAN_OP(acc, v[k]);
         }
     }
+#endif
     total = clscan_wg_reduce(acc, clscan_scratch);
     if (lid == 0)
         result[0] = total;

@@ -103,6 +103,28 @@ CLSCAN_API clscan_status clscan_set_algorithm(clscan_context *ctx, clscan_strate
 /* Wait for everything enqueued on the context's queue. */
 CLSCAN_API clscan_status clscan_finish(clscan_context *ctx);
 
+/* ---- your own types and operators, written in OpenCL C (0.2) ----------------- */
+/* Bytes of one element of type: built-in types as clscan_type_size, registered ones of ctx too; 0 if
+ * unknown. */
+CLSCAN_API size_t clscan_context_type_size(const clscan_context *ctx, clscan_type type);
+/* A type of `size` bytes named `name` in OpenCL C; `declaration` (NULL for an existing OpenCL C type such
+ * as "float2") is placed before every program that uses it. A probe is built on the device: a declaration
+ * that does not compile gives CLSCAN_BUILD_FAILED with the log (its lines numbered as in the declaration);
+ * a device sizeof other than `size` gives CLSCAN_INVALID_ARGUMENT. *type is usable with this context only.
+ * Names beginning with clscan_ or CLSCAN_ are the library's. At least 64 types a context. */
+CLSCAN_API clscan_status clscan_register_type(clscan_context *ctx, const char *name, const char *declaration,
+                                              size_t size, clscan_type *type);
+#define CLSCAN_OP_COMMUTATIVE 1u   /* combine(a, b) == combine(b, a): the library may reorder operands */
+/* An associative operator on `type` (built-in or registered): `combine` is an OpenCL C expression of `a`
+ * (the earlier operand) and `b` (the later one) whose value has the type; `identity` points to one element
+ * with combine(identity, x) == combine(x, identity) == x; `preamble` (may be NULL) holds helper functions it
+ * calls. A combine that does not compile gives CLSCAN_BUILD_FAILED with the build log. *op is usable with
+ * this context and this type only, wherever an operator is taken. An operator not marked commutative is
+ * never reordered. At least 64 operators a context. */
+CLSCAN_API clscan_status clscan_register_op(clscan_context *ctx, clscan_type type, const char *combine,
+                                            const void *identity, const char *preamble, unsigned flags,
+                                            clscan_op *op);
+
 /* ---- operations on device buffers ---------------------------------------- */
 /* Enqueued on the context's queue; they return once enqueued. n == 0 is a valid no-op.
  * Each buffer must hold at least n elements of the type, else CLSCAN_INVALID_ARGUMENT and

@@ -32,6 +32,7 @@ static clscan_status init_common(clscan_context *ctx)
     ctx->cache_on = !(cache && strcmp(cache, "0") == 0) && ctx->cache_dir[0] != '\0';
     if (pthread_mutex_init(&ctx->lock, NULL) != 0)
         return clscan__fail(NULL, CLSCAN_OUT_OF_MEMORY, "pthread_mutex_init failed");
+    clscan__user_init(ctx);
     return CLSCAN_SUCCESS;
 }
 
@@ -124,6 +125,7 @@ void clscan_context_release(clscan_context *ctx)
     clscan__programs_free(ctx->programs);
     clscan__sources_free(&ctx->sources);
     clscan__override_free(ctx);
+    clscan__user_free(ctx);
     clReleaseCommandQueue(ctx->queue);
     clReleaseContext(ctx->cl);
     pthread_mutex_destroy(&ctx->lock);

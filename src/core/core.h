@@ -194,6 +194,21 @@ typedef struct clscan__scratch_slot {
     size_t bytes;
 } clscan__scratch_slot;
 
+/* Registered types and operators (user.c). */
+typedef struct clscan__user_type { char *name, *declaration; size_t size; } clscan__user_type;
+typedef struct clscan__user_op {
+    clscan_type type;
+    char *combine, *preamble;
+    unsigned char *identity;        /* one element of the type */
+    unsigned flags;
+} clscan__user_op;
+typedef struct clscan__user {
+    clscan__user_type *types;
+    clscan__user_op *ops;
+    size_t n_types, n_ops;
+    unsigned tag;                   /* in every registered value, to tell another context's */
+} clscan__user;
+
 struct clscan_context {
     cl_context cl;
     cl_command_queue queue;
@@ -218,7 +233,22 @@ struct clscan_context {
     clscan__stats stats;
     cl_mem outputs[2];              /* the caller's output buffers of the call in progress (NULL: none) */
     int outputs_written;            /* a command that may write one of them has been enqueued in this call */
+    clscan__user user;
 };
+
+/* ---- registered types and operators (user.c) --------------------------------------------------- */
+void clscan__user_init(clscan_context *ctx);
+void clscan__user_free(clscan_context *ctx);
+int clscan__is_user_value(unsigned value);   /* a registered type or operator's value, of any context */
+const clscan__user_type *clscan__user_type_of(const clscan_context *ctx, clscan_type type);   /* NULL: not ctx's */
+const clscan__user_op *clscan__user_op_of(const clscan_context *ctx, clscan_op op);
+size_t clscan__type_size(const clscan_context *ctx, clscan_type type);   /* registered ones too; 0: unknown */
+const char *clscan__type_name(const clscan_context *ctx, clscan_type type);   /* its OpenCL C name */
+/* *text: the registered code a program of (type, op) starts with, or NULL for none; 0 when out of
+ * memory. Free with free(). */
+int clscan__user_source(const clscan_context *ctx, clscan_type type, clscan_op op, char **text);
+/* A failed build's status and message, with its log; what: where the source came from. */
+clscan_status clscan__build_failed(clscan_context *ctx, cl_program prog, cl_int err, const char *what);
 
 /* The override's value of key on ctx: 0 when unset (the tables decide). */
 long clscan__tuned(const clscan_context *ctx, clscan_tuning_key key);

@@ -14,17 +14,18 @@ const char *clscan__build_options(const clscan__config *cfg)
     return cfg->sg == CLSCAN__SG_KHR_C3 ? "-cl-std=CL3.0" : cfg->sg == CLSCAN__SG_KHR ? "-cl-std=CL2.0" : "-cl-std=CL1.2";
 }
 
+/* Registered types and operators are USER (their code comes before the core files: user.c). */
 static const char *type_define(clscan_type t)
 {
     static const char *const names[] = {"INT32", "UINT32", "INT64", "UINT64", "FLOAT",
                                         "DOUBLE", "INT8", "UINT8", "INT16", "UINT16"};
-    return names[t];
+    return clscan__is_user_value((unsigned)t) ? "USER" : names[t];
 }
 
 static const char *op_define(clscan_op op)
 {
     static const char *const names[] = {"ADD", "MUL", "MIN", "MAX"};
-    return names[op];
+    return clscan__is_user_value((unsigned)op) ? "USER" : names[op];
 }
 
 static const char *wg_define(clscan_wg_algorithm wg)
@@ -68,26 +69,32 @@ int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 }
 
 /* ---- building ------------------------------------------------------------------------------- */
-/* The defines, then the program's files in the registry's order. */
+/* The defines, the registered type's and operator's code if any, then the program's files in the
+ * registry's order. */
 static char *assemble_source(const clscan_context *ctx, const clscan__config *cfg)
 {
-    char defines[1024];
+    char defines[1024], *user = NULL;
     const char *files[CLSCAN__MAX_FILES + 1];
     clscan__program_files(cfg->program, files);
-    size_t total = (size_t)clscan__write_defines(cfg, defines, sizeof defines) + 1;
+    if (!clscan__user_source(ctx, cfg->type, cfg->op, &user))
+        return NULL;
+    size_t total = (size_t)clscan__write_defines(cfg, defines, sizeof defines) + 1 + (user ? strlen(user) + 1 : 0);
     for (int i = 0; files[i]; i++)
         total += strlen(clscan__source_text(&ctx->sources, files[i])) + 64 + strlen(files[i]);
     char *src = malloc(total);
-    if (!src)
+    if (!src) {
+        free(user);
         return NULL;
-    size_t used = (size_t)snprintf(src, total, "%s", defines);
+    }
+    size_t used = (size_t)snprintf(src, total, "%s%s", defines, user ? user : "");
+    free(user);
     for (int i = 0; files[i]; i++)
         used += (size_t)snprintf(src + used, total - used, "\n#line 1 /* %s */\n%s", files[i],
                                  clscan__source_text(&ctx->sources, files[i]));
     return src;
 }
 
-static clscan_status build_failed(clscan_context *ctx, cl_program prog, cl_int err)
+clscan_status clscan__build_failed(clscan_context *ctx, cl_program prog, cl_int err, const char *what)
 {
     size_t len = 0;
     char log[12000] = "";
@@ -97,8 +104,15 @@ static clscan_status build_failed(clscan_context *ctx, cl_program prog, cl_int e
     log[sizeof log - 1] = '\0';
     if (len >= sizeof log)   /* too long to fetch whole: say so rather than fetch a cut copy */
         snprintf(log, sizeof log, "(build log of %zu bytes is too long to keep)", len);
-    return clscan__fail(ctx, CLSCAN_BUILD_FAILED, "clBuildProgram failed: %s (%d); sources from %s; build log:\n%s",
-                        clscan__cl_error_name(err), err, ctx->sources.dir, log);
+    return clscan__fail(ctx, CLSCAN_BUILD_FAILED, "clBuildProgram failed: %s (%d); %s; build log:\n%s",
+                        clscan__cl_error_name(err), err, what, log);
+}
+
+static clscan_status build_failed_here(clscan_context *ctx, cl_program prog, cl_int err)
+{
+    char what[4200];
+    snprintf(what, sizeof what, "sources from %s", ctx->sources.dir);
+    return clscan__build_failed(ctx, prog, err, what);
 }
 
 static clscan_status build_from_source(clscan_context *ctx, const char *source, const char *key, const char *options,
@@ -111,7 +125,7 @@ static clscan_status build_from_source(clscan_context *ctx, const char *source, 
     err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         clscan_status st = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS
-                               ? build_failed(ctx, prog, err) : clscan__fail_cl(ctx, "clBuildProgram", err);
+                               ? build_failed_here(ctx, prog, err) : clscan__fail_cl(ctx, "clBuildProgram", err);
         clReleaseProgram(prog);
         return st;
     }

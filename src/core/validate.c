@@ -99,11 +99,41 @@ clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, size_t a_byte
     return CLSCAN_SUCCESS;
 }
 
+/* A registered operator: this context's, and of this type. */
+static clscan_status check_user_op(clscan_context *ctx, clscan_type type, clscan_op op)
+{
+    const clscan__user_op *user = clscan__user_op_of(ctx, op);
+    if (!user)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_op %#x was not registered with this context",
+                            (unsigned)op);
+    if (user->type != type)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_op %#x was registered for %s, not %s", (unsigned)op,
+                            clscan__type_name(ctx, user->type), clscan__type_valid(type) || clscan__user_type_of(ctx, type)
+                                                                    ? clscan__type_name(ctx, type) : "an unknown type");
+    return CLSCAN_SUCCESS;
+}
+
+/* Registered types are kept and checked (user.c), but no function takes them yet. */
+static clscan_status check_user_type(clscan_context *ctx, clscan_type type)
+{
+    if (!clscan__user_type_of(ctx, type))
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_type %#x was not registered with this context",
+                            (unsigned)type);
+    return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "registered types are not taken by this function yet (%s)",
+                        clscan__type_name(ctx, type));
+}
+
 clscan_status clscan__check_type_op(clscan_context *ctx, size_t n, clscan_type type, clscan_op op)
 {
+    if (clscan__is_user_value((unsigned)type))
+        return check_user_type(ctx, type);
     if (!clscan__type_valid(type))
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_type %d", (int)type);
-    if (!clscan__op_valid(op))
+    if (clscan__is_user_value((unsigned)op)) {
+        clscan_status st = check_user_op(ctx, type, op);
+        if (st != CLSCAN_SUCCESS)
+            return st;
+    } else if (!clscan__op_valid(op))
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_op %d", (int)op);
     clscan_status st = clscan__check_count(ctx, n, clscan_type_size(type));
     if (st != CLSCAN_SUCCESS)

@@ -39,8 +39,13 @@ clscan_status clscan__scan_program(clscan_context *ctx, clscan_type type, clscan
     return clscan__get_program(ctx, &cfg, p);
 }
 
-void clscan__identity(clscan_type type, clscan_op op, void *out)
+void clscan__identity(const clscan_context *ctx, clscan_type type, clscan_op op, void *out)
 {
+    const clscan__user_op *user = clscan__is_user_value((unsigned)op) ? clscan__user_op_of(ctx, op) : NULL;
+    if (user) {
+        memcpy(out, user->identity, clscan__type_size(ctx, type));
+        return;
+    }
     union { int8_t i8; uint8_t u8; int16_t i16; uint16_t u16; int32_t i32; uint32_t u32; int64_t i64; uint64_t u64;
             float f; double d; } v;
     int add = op == CLSCAN_ADD, mul = op == CLSCAN_MUL, min = op == CLSCAN_MIN;

@@ -17,7 +17,7 @@ clscan__config clscan__config_with(const clscan_context *ctx, clscan__program_id
 clscan_status clscan__scan_program(clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
                                    clscan__program **p);
 /* The identity of op for type, as the kernels define it (types.clh), into out. */
-void clscan__identity(clscan_type type, clscan_op op, void *out);
+void clscan__identity(const clscan_context *ctx, clscan_type type, clscan_op op, void *out);
 
 /* ---- single-pass state (single_pass.c) -------------------------------------------------------- */
 /* Status words for `tiles` slots and the counters; zeroed where new or when epochs wrap. */

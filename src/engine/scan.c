@@ -17,7 +17,7 @@ static clscan_status clscan_scan_tiles(clscan_context *ctx, const clscan__progra
     cl_uint excl = exclusive != 0;
     char identity[8];
     if (!seed)
-        clscan__identity(p->config.type, p->config.op, identity);
+        clscan__identity(ctx, p->config.type, p->config.op, identity);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(totals), CLSCAN__MEM(prefix),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl),
                                 {clscan_type_size(p->config.type), seed ? seed : identity}};

@@ -19,13 +19,22 @@ static clscan_status agree(clscan_context *ctx, const clscan__collective *c, cls
 #define CHECKS(ctx, c, checks) \
     ((c)->invalid ? clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: %s", (c)->name, (c)->invalid) : (checks))
 
+/* Registered operators: the ranks' totals would need the operator on the device, not an MPI one. */
+static clscan_status no_user_op(clscan_context *ctx, const clscan__collective *c, clscan_status st, clscan_op op)
+{
+    if (st == CLSCAN_SUCCESS && clscan__is_user_value((unsigned)op))
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s: registered operators are not taken across ranks yet",
+                            c->name);
+    return st;
+}
+
 clscan_status clscan__scan_collective(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                       clscan_op op, int exclusive, const clscan__collective *c)
 {
     if (!ctx)
         return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0);
     pthread_mutex_lock(&ctx->lock);
-    clscan_status st = CHECKS(ctx, c, clscan__check_scan(ctx, in, out, n, type, op));
+    clscan_status st = no_user_op(ctx, c, CHECKS(ctx, c, clscan__check_scan(ctx, in, out, n, type, op)), op);
     st = agree(ctx, c, st);
     /* Up to the last agreement: a rank that wrote its part and learns there that another failed must not
      * report CLSCAN_OUT_OF_MEMORY (nothing written) either. */
@@ -33,8 +42,8 @@ clscan_status clscan__scan_collective(clscan_context *ctx, cl_mem in, cl_mem out
         clscan__outputs(ctx, out, NULL);
     char total[8], seed[8];
     if (st == CLSCAN_SUCCESS) {
-        clscan__identity(type, op, total);
-        clscan__identity(type, op, seed);
+        clscan__identity(ctx, type, op, total);
+        clscan__identity(ctx, type, op, seed);
         /* The first half writes only scratch: a failure there still leaves every output as it was. */
         st = agree(ctx, c, n ? clscan__scan_split_total(ctx, in, n, type, op, total) : CLSCAN_SUCCESS);
     }
@@ -55,7 +64,7 @@ clscan_status clscan__reduce_collective(clscan_context *ctx, cl_mem in, size_t n
     if (!ctx)
         return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0);
     pthread_mutex_lock(&ctx->lock);
-    clscan_status st = CHECKS(ctx, c, clscan__check_reduce(ctx, in, n, type, op, result));
+    clscan_status st = no_user_op(ctx, c, CHECKS(ctx, c, clscan__check_reduce(ctx, in, n, type, op, result)), op);
     st = agree(ctx, c, st);
     char value[8];
     if (st == CLSCAN_SUCCESS)

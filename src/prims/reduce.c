@@ -29,8 +29,12 @@ clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compu
  * integers only, whose value does not depend on which group folds which tile (float sums would vary
  * in their last bits from call to call), and only while the tickets (fewer than the tiles) and the
  * tile numbers groups + ticket fit the counter's 32 bits. Tests may ask for the stride (CLSCAN_TUNE_REDUCE_STRIDED). */
-static cl_uint reduce_takes_tiles(const clscan_context *ctx, clscan_type type, size_t tiles, size_t groups)
+static cl_uint reduce_takes_tiles(const clscan_context *ctx, clscan_type type, clscan_op op, size_t tiles,
+                                  size_t groups)
 {
+    const clscan__user_op *user = clscan__is_user_value((unsigned)op) ? clscan__user_op_of(ctx, op) : NULL;
+    if (user && !(user->flags & CLSCAN_OP_COMMUTATIVE))   /* contiguous runs of tiles (reduce.cl) */
+        return 0;
     return !clscan__type_is_float(type) && !clscan__tuned(ctx, CLSCAN_TUNE_REDUCE_STRIDED) && tiles <= UINT32_MAX - groups;
 }
 
@@ -52,7 +56,7 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
-    cl_uint epoch = ctx->sp_epoch + 1, taken = reduce_takes_tiles(ctx, type, tiles, groups);
+    cl_uint epoch = ctx->sp_epoch + 1, taken = reduce_takes_tiles(ctx, type, op, tiles, groups);
     const clscan__arg args[] = {CLSCAN__MEM(in),   CLSCAN__MEM(*result_buf), CLSCAN__MEM(status),
                                 CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
                                 CLSCAN__VAL(epoch), CLSCAN__VAL(taken)};
@@ -77,7 +81,7 @@ clscan_status clscan__reduce_run(clscan_context *ctx, cl_mem in, size_t n, clsca
                                  void *result)
 {
     if (n == 0) {
-        clscan__identity(type, op, result);
+        clscan__identity(ctx, type, op, result);
         return CLSCAN_SUCCESS;
     }
     cl_mem result_buf = NULL;
