@@ -81,7 +81,8 @@ static int usage(FILE *f, int code)
             "in LIST (comma-separated from int32,uint32,int64,uint64,float,double,int8,uint8,int16,\n"
             "uint16; default int32), against clEnqueueCopyBuffer of the same bytes (the copy roof, bytes\n"
             "read + written), one trivial kernel launch + clFinish, and a single-thread C loop, all in this\n"
-            "run; then clscan_reduce (add), whose\n"
+            "run; for int32 the same scans again with \"a + b\" registered as an operator (clscan_register_op);\n"
+            "then clscan_reduce (add), whose\n"
             "rate counts bytes read only, clscan_compact (half the flags set) and clscan_summed_area_table\n"
             "(the n elements as a 2^ceil(k/2)-wide image), clscan_sort of random keys and (4-byte keys)\n"
             "clscan_sort_by_key with uint32 values, whose rate is G keys/s and whose \"roof\" column is the\n"
@@ -152,6 +153,7 @@ typedef struct step {
     cl_mem in, out, flags;          /* flags: half set at random, for the compaction */
     size_t n;
     clscan_type type;
+    clscan_op op;                   /* of the scans: CLSCAN_ADD, or "a + b" registered (int32 rows) */
     const void *host_in;
     void *host_ref;
     const unsigned char *host_flags;
@@ -161,7 +163,7 @@ typedef struct step {
 
 static int step_scan(const step *s)
 {
-    return clscan_inclusive_scan(s->ctx, s->in, s->out, s->n, s->type, CLSCAN_ADD) == CLSCAN_SUCCESS &&
+    return clscan_inclusive_scan(s->ctx, s->in, s->out, s->n, s->type, s->op) == CLSCAN_SUCCESS &&
            clscan_finish(s->ctx) == CLSCAN_SUCCESS;
 }
 
@@ -652,6 +654,37 @@ static int bench_sort(const options *o, step *s, unsigned char *got, double *t, 
     return wrong;
 }
 
+/* A pair's row name after prefix (NULL: none); rows keep the pointer, so the names are static (one
+ * prefix is ever used). */
+static const char *pair_name(const char *prefix, size_t p)
+{
+    static char names[NPAIRS][96];
+    if (!prefix)
+        return pairs[p].name;
+    snprintf(names[p], sizeof names[p], "%s%s", prefix, pairs[p].name);
+    return names[p];
+}
+
+/* The scans of every pair (or AUTO alone), each row's name after prefix (NULL: none). */
+static int bench_pairs(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti,
+                       double roof, const char *prefix)
+{
+    const size_t bytes = s->n * clscan_type_size(s->type);
+    int wrong = 0;
+    for (size_t p = o->auto_only ? NPAIRS - 1 : 0; p < NPAIRS; p++) {
+        clscan_set_algorithm(s->ctx, pairs[p].strategy, pairs[p].wg);
+        int ok = poison(s);
+        double sec = ok ? median_time(step_scan, s, o->runs, t) : -1;
+        ok = sec > 0 && verify(s, got);
+        wrong += !ok;
+        double gbps = sec > 0 ? 2.0 * bytes / sec : 0;
+        add_row(rep, (row){s->n, types[ti].name, pair_name(prefix, p), sec * 1e3, gbps / 1e9, gbps / roof,
+                           sec / launch_s, ok});
+    }
+    clscan_set_algorithm(s->ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
+    return wrong;
+}
+
 /* Every pair (or AUTO alone) for one type at one size. Returns the number of wrong results. */
 static int bench_type(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti)
 {
@@ -663,15 +696,19 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
                        2.0 * bytes / roof / launch_s, 1});
     add_row(rep, (row){s->n, types[ti].name, "C loop, one thread", cpu * 1e3, 2.0 * bytes / cpu / 1e9,
                        2.0 * bytes / cpu / roof, cpu / launch_s, 1});
-    int wrong = 0;
-    for (size_t p = o->auto_only ? NPAIRS - 1 : 0; p < NPAIRS; p++) {
-        clscan_set_algorithm(s->ctx, pairs[p].strategy, pairs[p].wg);
-        int ok = poison(s);
-        double sec = ok ? median_time(step_scan, s, o->runs, t) : -1;
-        ok = sec > 0 && verify(s, got);
-        wrong += !ok;
-        double gbps = sec > 0 ? 2.0 * bytes / sec : 0;
-        add_row(rep, (row){s->n, types[ti].name, pairs[p].name, sec * 1e3, gbps / 1e9, gbps / roof, sec / launch_s, ok});
+    int wrong = bench_pairs(o, s, got, t, launch_s, rep, ti, roof, NULL);
+    /* int32: the same scans with "a + b" registered as an operator (once a context), next to ADD. */
+    static clscan_op user_add;
+    static const clscan_context *registered_on;
+    const int32_t zero = 0;
+    if (s->type == CLSCAN_INT32) {
+        if (registered_on != s->ctx &&
+            clscan_register_op(s->ctx, CLSCAN_INT32, "a + b", &zero, NULL, CLSCAN_OP_COMMUTATIVE, &user_add) != CLSCAN_SUCCESS)
+            return wrong + 1;
+        registered_on = s->ctx;
+        s->op = user_add;
+        wrong += bench_pairs(o, s, got, t, launch_s, rep, ti, roof, "user a+b: ");
+        s->op = CLSCAN_ADD;
     }
     /* The reduction reads n once: its rate is bytes read, held to the copy's bytes read + written. */
     memset((char *)s->host_ref + bytes, 0xA5, clscan_type_size(s->type));
@@ -897,7 +934,7 @@ int main(int argc, char **argv)
     cl_program noop_prog = NULL;
     size_t max_n = (size_t)1 << o.max_log;
     size_t kept = 0;
-    step s = {ctx, make_noop(ctx, &noop_prog), NULL, NULL, NULL, 0, CLSCAN_INT32, NULL, NULL, NULL, NULL, &kept};
+    step s = {ctx, make_noop(ctx, &noop_prog), NULL, NULL, NULL, 0, CLSCAN_INT32, CLSCAN_ADD, NULL, NULL, NULL, NULL, &kept};
     void *in = malloc(max_n * widest), *ref = malloc((max_n + 1) * widest), *got = malloc(max_n * widest);
     double *t = malloc(sizeof *t * (size_t)o.runs + 3 * sizeof *t);
     unsigned char *flags = malloc(max_n);
