@@ -78,7 +78,7 @@ static const char *builtin_name(clscan_type type)
 {
     static const char *const names[] = {"int", "uint", "long", "ulong", "float", "double", "char", "uchar",
                                         "short", "ushort"};
-    return names[type];
+    return (unsigned)type < sizeof names / sizeof names[0] ? names[type] : "an unknown type";
 }
 
 const char *clscan__type_name(const clscan_context *ctx, clscan_type type)
