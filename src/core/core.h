@@ -247,8 +247,8 @@ const char *clscan__type_name(const clscan_context *ctx, clscan_type type);   /*
 /* *text: the registered code a program of (type, op) starts with, or NULL for none; 0 when out of
  * memory. Free with free(). */
 int clscan__user_source(const clscan_context *ctx, clscan_type type, clscan_op op, char **text);
-/* A failed build's status and message, with its log; what: where the source came from. */
-clscan_status clscan__build_failed(clscan_context *ctx, cl_program prog, cl_int err, const char *what);
+/* A program's build log into log (len bytes), or a note that it is too long to keep. */
+void clscan__build_log(clscan_context *ctx, cl_program prog, char *log, size_t len);
 
 /* The override's value of key on ctx: 0 when unset (the tables decide). */
 long clscan__tuned(const clscan_context *ctx, clscan_tuning_key key);

@@ -94,25 +94,24 @@ static char *assemble_source(const clscan_context *ctx, const clscan__config *cf
     return src;
 }
 
-clscan_status clscan__build_failed(clscan_context *ctx, cl_program prog, cl_int err, const char *what)
+void clscan__build_log(clscan_context *ctx, cl_program prog, char *log, size_t len)
 {
-    size_t len = 0;
-    char log[12000] = "";
-    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) == CL_SUCCESS && len > 0)
-        clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, len < sizeof log ? len : sizeof log,
-                              len < sizeof log ? log : NULL, NULL);
-    log[sizeof log - 1] = '\0';
-    if (len >= sizeof log)   /* too long to fetch whole: say so rather than fetch a cut copy */
-        snprintf(log, sizeof log, "(build log of %zu bytes is too long to keep)", len);
-    return clscan__fail(ctx, CLSCAN_BUILD_FAILED, "clBuildProgram failed: %s (%d); %s; build log:\n%s",
-                        clscan__cl_error_name(err), err, what, log);
+    size_t size = 0;
+    log[0] = '\0';
+    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) == CL_SUCCESS && size > 0)
+        clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, size < len ? size : len,
+                              size < len ? log : NULL, NULL);
+    log[len - 1] = '\0';
+    if (size >= len)   /* too long to fetch whole: say so rather than fetch a cut copy */
+        snprintf(log, len, "(build log of %zu bytes is too long to keep)", size);
 }
 
-static clscan_status build_failed_here(clscan_context *ctx, cl_program prog, cl_int err)
+static clscan_status build_failed(clscan_context *ctx, cl_program prog, cl_int err)
 {
-    char what[4200];
-    snprintf(what, sizeof what, "sources from %s", ctx->sources.dir);
-    return clscan__build_failed(ctx, prog, err, what);
+    char log[12000];
+    clscan__build_log(ctx, prog, log, sizeof log);
+    return clscan__fail(ctx, CLSCAN_BUILD_FAILED, "clBuildProgram failed: %s (%d); sources from %s; build log:\n%s",
+                        clscan__cl_error_name(err), err, ctx->sources.dir, log);
 }
 
 static clscan_status build_from_source(clscan_context *ctx, const char *source, const char *key, const char *options,
@@ -125,7 +124,7 @@ static clscan_status build_from_source(clscan_context *ctx, const char *source, 
     err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         clscan_status st = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS
-                               ? build_failed_here(ctx, prog, err) : clscan__fail_cl(ctx, "clBuildProgram", err);
+                               ? build_failed(ctx, prog, err) : clscan__fail_cl(ctx, "clBuildProgram", err);
         clReleaseProgram(prog);
         return st;
     }

@@ -88,68 +88,143 @@ const char *clscan__type_name(const clscan_context *ctx, clscan_type type)
 }
 
 /* ---- the text a program gets --------------------------------------------------------------------- */
-/* Appends to *buf (grown as needed); 0 when out of memory. */
-static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+/* Program text as it is written, with the line each piece of user code starts on, so that a build log's
+ * line numbers can be turned into the user's own (rename_lines): compilers do not all honour #line
+ * (NVIDIA's does not). */
+typedef struct user_piece { const char *name; unsigned first, count; } user_piece;
+typedef struct text_buf {
+    char *s;
+    size_t len, cap;
+    unsigned line;                  /* of the next character, from 1 */
+    user_piece pieces[3];           /* declaration, preamble, combine; count 0: absent */
+    int ok;                         /* 0 once an allocation failed */
+} text_buf;
+
+static unsigned newlines(const char *s)
+{
+    unsigned k = 0;
+    for (; *s; s++)
+        k += *s == '\n';
+    return k;
+}
+
+/* Appends to t (grown as needed). */
+static void append(text_buf *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int need = vsnprintf(NULL, 0, fmt, ap);
+    int need = t->ok ? vsnprintf(NULL, 0, fmt, ap) : -1;
     va_end(ap);
-    if (need < 0)
-        return 0;
-    if (*len + (size_t)need + 1 > *cap) {
-        size_t cap2 = (*len + (size_t)need + 1) * 2;
-        char *grown = realloc(*buf, cap2);
-        if (!grown)
-            return 0;
-        *buf = grown, *cap = cap2;
+    if (need >= 0 && t->len + (size_t)need + 1 > t->cap) {
+        const size_t cap = (t->len + (size_t)need + 1) * 2;
+        char *grown = realloc(t->s, cap);
+        if (grown)
+            t->s = grown, t->cap = cap;
+        else
+            need = -1;
+    }
+    if (need < 0) {
+        t->ok = 0;
+        return;
     }
     va_start(ap, fmt);
-    vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
     va_end(ap);
-    *len += (size_t)need;
-    return 1;
+    t->line += newlines(t->s + t->len);
+    t->len += (size_t)need;
 }
 
-/* The type's declaration; `#line` makes the compiler's messages name the user's own lines. */
-static int type_text(char **buf, size_t *len, size_t *cap, const char *decl)
+/* A piece of user code on lines of its own (k: 0 declaration, 1 preamble, 2 combine). */
+static void user_lines(text_buf *t, int k, const char *code)
 {
-    return !decl || append(buf, len, cap, "#line 1 \"declaration\"\n%s\n", decl);
+    static const char *const names[] = {"declaration", "preamble", "combine"};
+    t->pieces[k] = (user_piece){names[k], t->line, newlines(code) + 1};
+    append(t, "%s\n", code);
 }
 
 /* The preamble, the combine as clscan_user_combine and the identity as clscan_user_identity(). */
-static int op_text(char **buf, size_t *len, size_t *cap, const char *tname, const clscan__user_op *op, size_t size)
+static void op_text(text_buf *t, const char *tname, const clscan__user_op *op, size_t size)
 {
-    int ok = !op->preamble || append(buf, len, cap, "#line 1 \"preamble\"\n%s\n", op->preamble);
-    ok = ok && append(buf, len, cap, "#line 1 \"clscan combine\"\n%s clscan_user_combine(%s a, %s b)\n{\n"
-                      "    return (\n#line 1 \"combine\"\n%s\n#line 5 \"clscan combine\"\n    );\n}\n", tname, tname,
-                      tname, op->combine);
-    ok = ok && append(buf, len, cap, "#line 1 \"clscan identity\"\n%s clscan_user_identity(void)\n{\n"
-                      "    const uchar bytes[%zu] = {", tname, size);
-    for (size_t i = 0; ok && i < size; i++)
-        ok = append(buf, len, cap, "%s%u", i ? ", " : "", (unsigned)op->identity[i]);
-    return ok && append(buf, len, cap, "};\n    union { uchar b[%zu]; %s t; } u;\n    for (uint i = 0; i < %zu; i++)\n"
-                        "        u.b[i] = bytes[i];\n    return u.t;\n}\n", size, tname, size);
+    if (op->preamble)
+        user_lines(t, 1, op->preamble);
+    append(t, "%s clscan_user_combine(%s a, %s b)\n{\n    return (\n", tname, tname, tname);
+    user_lines(t, 2, op->combine);
+    append(t, "    );\n}\n%s clscan_user_identity(void)\n{\n    const uchar bytes[%zu] = {", tname, size);
+    for (size_t i = 0; i < size; i++)
+        append(t, "%s%u", i ? ", " : "", (unsigned)op->identity[i]);
+    append(t, "};\n    union { uchar b[%zu]; %s t; } u;\n    for (uint i = 0; i < %zu; i++)\n"
+              "        u.b[i] = bytes[i];\n    return u.t;\n}\n", size, tname, size);
 }
 
-/* What a program of type and op needs before the core files (NULL text: nothing); 0 when out of memory. */
+/* The code of type and op (either may be built-in) that a program or probe starts with. */
+static void user_text(const clscan_context *ctx, clscan_type type, clscan_op op, text_buf *t)
+{
+    const clscan__user_type *ut = clscan__is_user_value((unsigned)type) ? clscan__user_type_of(ctx, type) : NULL;
+    const clscan__user_op *uo = clscan__is_user_value((unsigned)op) ? clscan__user_op_of(ctx, op) : NULL;
+    if (type == CLSCAN_DOUBLE)
+        append(t, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    if (ut && ut->declaration)
+        user_lines(t, 0, ut->declaration);
+    if (uo)
+        op_text(t, clscan__type_name(ctx, type), uo, clscan__type_size(ctx, type));
+    if (uo && (uo->flags & CLSCAN_OP_COMMUTATIVE))
+        append(t, "#define CLSCAN_OP_COMMUTATIVE\n");
+}
+
 int clscan__user_source(const clscan_context *ctx, clscan_type type, clscan_op op, char **text)
 {
-    const clscan__user_type *t = clscan__is_user_value((unsigned)type) ? clscan__user_type_of(ctx, type) : NULL;
-    const clscan__user_op *o = clscan__is_user_value((unsigned)op) ? clscan__user_op_of(ctx, op) : NULL;
-    *text = NULL;
-    if (!t && !o)
-        return 1;
-    size_t len = 0, cap = 0;
-    int ok = !(type == CLSCAN_DOUBLE) || append(text, &len, &cap, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-    ok = ok && (!t || type_text(text, &len, &cap, t->declaration));
-    ok = ok && (!o || op_text(text, &len, &cap, clscan__type_name(ctx, type), o, clscan__type_size(ctx, type)));
-    ok = ok && (!o || !(o->flags & CLSCAN_OP_COMMUTATIVE) || append(text, &len, &cap, "#define CLSCAN_OP_COMMUTATIVE\n"));
-    if (!ok) {
-        free(*text);
-        *text = NULL;
+    text_buf t = {.line = 1, .ok = 1};
+    if (clscan__is_user_value((unsigned)type) || clscan__is_user_value((unsigned)op))
+        user_text(ctx, type, op, &t);
+    if (!t.ok)
+        free(t.s);
+    *text = t.ok ? t.s : NULL;
+    return t.ok;
+}
+
+/* The piece of user code that line of the text falls in, or NULL. */
+static const user_piece *piece_of(const text_buf *t, unsigned long line)
+{
+    for (int k = 0; k < 3; k++)
+        if (t->pieces[k].count && line >= t->pieces[k].first && line < t->pieces[k].first + t->pieces[k].count)
+            return &t->pieces[k];
+    return NULL;
+}
+
+/* One line of a build log, its first "file:LINE:" of user code written "combine:k:" (the piece's k-th
+ * line); returns the bytes written to out. */
+static size_t rename_line(const text_buf *t, const char *p, size_t n, char *out, size_t len)
+{
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (p[i] != ':' || !isdigit((unsigned char)p[i + 1]))
+            continue;
+        char *end = NULL;
+        const unsigned long line = strtoul(p + i + 1, &end, 10);
+        const user_piece *piece = (size_t)(end - p) < n && *end == ':' ? piece_of(t, line) : NULL;
+        if (!piece)
+            continue;
+        size_t start = i;   /* the file name: back to the space before it */
+        while (start > 0 && !isspace((unsigned char)p[start - 1]))
+            start--;
+        int w = snprintf(out, len, "%.*s%s:%lu%.*s", (int)start, p, piece->name, line - piece->first + 1,
+                         (int)(n - (size_t)(end - p)), end);
+        return w < 0 ? 0 : (size_t)w < len ? (size_t)w : len - 1;
     }
-    return ok;
+    int w = snprintf(out, len, "%.*s", (int)n, p);
+    return w < 0 ? 0 : (size_t)w < len ? (size_t)w : len - 1;
+}
+
+/* A build log with every line's user code renamed as rename_line does, into out. */
+static void rename_lines(const text_buf *t, const char *log, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (const char *p = log; *p && used + 1 < len;) {
+        const char *eol = strchr(p, '\n');
+        const size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
+        used += rename_line(t, p, n, out + used, len - used);
+        p += n;
+    }
 }
 
 /* ---- registration ---------------------------------------------------------------------------------- */
@@ -216,18 +291,26 @@ static clscan_status run_probe(clscan_context *ctx, cl_program prog, size_t *siz
     return CLSCAN_SUCCESS;
 }
 
-/* Builds text on the device and, for a type, reads its sizeof (kernel clscan_probe_size); the build
- * log on failure, each line as the user wrote it (the text's #line directives). */
-static clscan_status probe(clscan_context *ctx, const char *text, int want_size, size_t *size)
+/* Builds t's text on the device and, for a type, reads its sizeof (kernel clscan_probe_size); on a
+ * failed build the log, its lines of user code numbered as the user wrote them. */
+static clscan_status probe(clscan_context *ctx, const text_buf *t, int want_size, size_t *size)
 {
+    if (!t->ok)
+        return clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "host allocation for a registration failed");
     cl_int err = CL_SUCCESS;
+    const char *text = t->s;
     cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &text, NULL, &err);
     if (err != CL_SUCCESS)
         return clscan__fail_cl(ctx, "clCreateProgramWithSource (probe)", err);
     err = clBuildProgram(prog, 1, &ctx->device, "-cl-std=CL1.2", NULL, NULL);
-    clscan_status st = err == CL_SUCCESS ? CLSCAN_SUCCESS
-                       : err == CL_BUILD_PROGRAM_FAILURE ? clscan__build_failed(ctx, prog, err, "the registered code")
-                                                         : clscan__fail_cl(ctx, "clBuildProgram (probe)", err);
+    clscan_status st = err == CL_SUCCESS ? CLSCAN_SUCCESS : clscan__fail_cl(ctx, "clBuildProgram (probe)", err);
+    if (err == CL_BUILD_PROGRAM_FAILURE) {
+        char log[8192], renamed[8192];
+        clscan__build_log(ctx, prog, log, sizeof log);
+        rename_lines(t, log, renamed, sizeof renamed);
+        st = clscan__fail(ctx, CLSCAN_BUILD_FAILED, "the registered code does not build on %s; build log:\n%s",
+                          ctx->info.name, renamed);
+    }
     if (st == CLSCAN_SUCCESS && want_size)
         st = run_probe(ctx, prog, size);
     clReleaseProgram(prog);
@@ -273,15 +356,15 @@ clscan_status clscan_register_type(clscan_context *ctx, const char *name, const 
         return CLSCAN_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
     clscan_status st = check_type_args(ctx, name, declaration, size, type);
-    char *text = NULL;
-    size_t len = 0, cap = 0, got = 0;
-    if (st == CLSCAN_SUCCESS && (!type_text(&text, &len, &cap, declaration) ||
-                                 !append(&text, &len, &cap, "#line 1 \"clscan probe\"\n__kernel void "
-                                         "clscan_probe_size(__global ulong *out) { out[0] = sizeof(%s); }\n", name)))
-        st = clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "host allocation for a registration failed");
-    if (st == CLSCAN_SUCCESS)
-        st = probe(ctx, text, 1, &got);
-    free(text);
+    text_buf t = {.line = 1, .ok = 1};
+    size_t got = 0;
+    if (st == CLSCAN_SUCCESS) {
+        if (declaration)
+            user_lines(&t, 0, declaration);
+        append(&t, "__kernel void clscan_probe_size(__global ulong *out) { out[0] = sizeof(%s); }\n", name);
+        st = probe(ctx, &t, 1, &got);
+    }
+    free(t.s);
     if (st == CLSCAN_SUCCESS && got != size)
         st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_register_type: %s is %zu bytes on %s, not the %zu given",
                           name, got, ctx->info.name, size);
@@ -324,20 +407,17 @@ static clscan_status check_op_args(clscan_context *ctx, clscan_type type, const 
 }
 
 /* The probe of an operator: its program text and a kernel that combines through it. */
-static char *op_probe_text(const clscan_context *ctx, clscan_type type, const clscan__user_op *entry)
+static void op_probe_text(const clscan_context *ctx, clscan_type type, const clscan__user_op *entry, text_buf *t)
 {
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    const clscan__user_type *t = clscan__is_user_value((unsigned)type) ? clscan__user_type_of(ctx, type) : NULL;
+    const clscan__user_type *ut = clscan__is_user_value((unsigned)type) ? clscan__user_type_of(ctx, type) : NULL;
     const char *tname = clscan__type_name(ctx, type);
-    int ok = type != CLSCAN_DOUBLE || append(&text, &len, &cap, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-    ok = ok && (!t || type_text(&text, &len, &cap, t->declaration));
-    ok = ok && op_text(&text, &len, &cap, tname, entry, clscan__type_size(ctx, type));
-    ok = ok && append(&text, &len, &cap, "#line 1 \"clscan probe\"\n__kernel void clscan_probe_op(__global %s *x)\n"
-                      "{\n    x[0] = clscan_user_combine(x[0], clscan_user_identity());\n}\n", tname);
-    if (!ok)
-        free(text);
-    return ok ? text : NULL;
+    if (type == CLSCAN_DOUBLE)
+        append(t, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    if (ut && ut->declaration)
+        user_lines(t, 0, ut->declaration);
+    op_text(t, tname, entry, clscan__type_size(ctx, type));
+    append(t, "__kernel void clscan_probe_op(__global %s *x)\n{\n    x[0] = clscan_user_combine(x[0], "
+              "clscan_user_identity());\n}\n", tname);
 }
 
 clscan_status clscan_register_op(clscan_context *ctx, clscan_type type, const char *combine, const void *identity,
@@ -353,12 +433,12 @@ clscan_status clscan_register_op(clscan_context *ctx, clscan_type type, const ch
         st = clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "host allocation for a registration failed");
     if (st == CLSCAN_SUCCESS)
         memcpy(entry.identity, identity, size);
-    char *text = st == CLSCAN_SUCCESS ? op_probe_text(ctx, type, &entry) : NULL;
-    if (st == CLSCAN_SUCCESS && !text)
-        st = clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "host allocation for a registration failed");
-    if (st == CLSCAN_SUCCESS)
-        st = probe(ctx, text, 0, NULL);
-    free(text);
+    text_buf t = {.line = 1, .ok = 1};
+    if (st == CLSCAN_SUCCESS) {
+        op_probe_text(ctx, type, &entry, &t);
+        st = probe(ctx, &t, 0, NULL);
+    }
+    free(t.s);
     if (st == CLSCAN_SUCCESS)
         st = grow(ctx, (void **)&ctx->user.ops, ctx->user.n_ops, sizeof *ctx->user.ops);
     if (st == CLSCAN_SUCCESS) {
