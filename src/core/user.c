@@ -1,11 +1,10 @@
 /* Types and operators that the application writes in OpenCL C (clscan_register_type, clscan_register_op):
- * the context's list of them, the probe program that checks each on the device before it is kept, the
- * checks every function makes of a type or operator value, and the text they add to a program.
+ * the context's list of them, the probe program that checks each on the device before it is kept, and
+ * the lookups every function makes of a type or operator value (the program text: user_text.c).
  * A registered value is USER_BASE | the context's tag << 16 | its index, so that a value of another
  * context is told from one of this context (docs/design.md, "Your own types and operators"). */
-#include "core.h"
+#include "user_text.h"
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,146 +86,6 @@ const char *clscan__type_name(const clscan_context *ctx, clscan_type type)
     return t ? t->name : builtin_name(type);
 }
 
-/* ---- the text a program gets --------------------------------------------------------------------- */
-/* Program text as it is written, with the line each piece of user code starts on, so that a build log's
- * line numbers can be turned into the user's own (rename_lines): compilers do not all honour #line
- * (NVIDIA's does not). */
-typedef struct user_piece { const char *name; unsigned first, count; } user_piece;
-typedef struct text_buf {
-    char *s;
-    size_t len, cap;
-    unsigned line;                  /* of the next character, from 1 */
-    user_piece pieces[3];           /* declaration, preamble, combine; count 0: absent */
-    int ok;                         /* 0 once an allocation failed */
-} text_buf;
-
-static unsigned newlines(const char *s)
-{
-    unsigned k = 0;
-    for (; *s; s++)
-        k += *s == '\n';
-    return k;
-}
-
-/* Appends to t (grown as needed). */
-static void append(text_buf *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int need = t->ok ? vsnprintf(NULL, 0, fmt, ap) : -1;
-    va_end(ap);
-    if (need >= 0 && t->len + (size_t)need + 1 > t->cap) {
-        const size_t cap = (t->len + (size_t)need + 1) * 2;
-        char *grown = realloc(t->s, cap);
-        if (grown)
-            t->s = grown, t->cap = cap;
-        else
-            need = -1;
-    }
-    if (need < 0) {
-        t->ok = 0;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-    va_end(ap);
-    t->line += newlines(t->s + t->len);
-    t->len += (size_t)need;
-}
-
-/* A piece of user code on lines of its own (k: 0 declaration, 1 preamble, 2 combine). */
-static void user_lines(text_buf *t, int k, const char *code)
-{
-    static const char *const names[] = {"declaration", "preamble", "combine"};
-    t->pieces[k] = (user_piece){names[k], t->line, newlines(code) + 1};
-    append(t, "%s\n", code);
-}
-
-/* The preamble, the combine as clscan_user_combine and the identity as clscan_user_identity(). */
-static void op_text(text_buf *t, const char *tname, const clscan__user_op *op, size_t size)
-{
-    if (op->preamble)
-        user_lines(t, 1, op->preamble);
-    append(t, "%s clscan_user_combine(%s a, %s b)\n{\n    return (\n", tname, tname, tname);
-    user_lines(t, 2, op->combine);
-    append(t, "    );\n}\n%s clscan_user_identity(void)\n{\n    const uchar bytes[%zu] = {", tname, size);
-    for (size_t i = 0; i < size; i++)
-        append(t, "%s%u", i ? ", " : "", (unsigned)op->identity[i]);
-    append(t, "};\n    union { uchar b[%zu]; %s t; } u;\n    for (uint i = 0; i < %zu; i++)\n"
-              "        u.b[i] = bytes[i];\n    return u.t;\n}\n", size, tname, size);
-}
-
-/* The code of type and op (either may be built-in) that a program or probe starts with. */
-static void user_text(const clscan_context *ctx, clscan_type type, clscan_op op, text_buf *t)
-{
-    const clscan__user_type *ut = clscan__is_user_value((unsigned)type) ? clscan__user_type_of(ctx, type) : NULL;
-    const clscan__user_op *uo = clscan__is_user_value((unsigned)op) ? clscan__user_op_of(ctx, op) : NULL;
-    if (type == CLSCAN_DOUBLE)
-        append(t, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-    if (ut && ut->declaration)
-        user_lines(t, 0, ut->declaration);
-    if (uo)
-        op_text(t, clscan__type_name(ctx, type), uo, clscan__type_size(ctx, type));
-    if (uo && (uo->flags & CLSCAN_OP_COMMUTATIVE))
-        append(t, "#define CLSCAN_OP_COMMUTATIVE\n");
-}
-
-int clscan__user_source(const clscan_context *ctx, clscan_type type, clscan_op op, char **text)
-{
-    text_buf t = {.line = 1, .ok = 1};
-    if (clscan__is_user_value((unsigned)type) || clscan__is_user_value((unsigned)op))
-        user_text(ctx, type, op, &t);
-    if (!t.ok)
-        free(t.s);
-    *text = t.ok ? t.s : NULL;
-    return t.ok;
-}
-
-/* The piece of user code that line of the text falls in, or NULL. */
-static const user_piece *piece_of(const text_buf *t, unsigned long line)
-{
-    for (int k = 0; k < 3; k++)
-        if (t->pieces[k].count && line >= t->pieces[k].first && line < t->pieces[k].first + t->pieces[k].count)
-            return &t->pieces[k];
-    return NULL;
-}
-
-/* One line of a build log, its first "file:LINE:" of user code written "combine:k:" (the piece's k-th
- * line); returns the bytes written to out. */
-static size_t rename_line(const text_buf *t, const char *p, size_t n, char *out, size_t len)
-{
-    for (size_t i = 0; i + 1 < n; i++) {
-        if (p[i] != ':' || !isdigit((unsigned char)p[i + 1]))
-            continue;
-        char *end = NULL;
-        const unsigned long line = strtoul(p + i + 1, &end, 10);
-        const user_piece *piece = (size_t)(end - p) < n && *end == ':' ? piece_of(t, line) : NULL;
-        if (!piece)
-            continue;
-        size_t start = i;   /* the file name: back to the space before it */
-        while (start > 0 && !isspace((unsigned char)p[start - 1]))
-            start--;
-        int w = snprintf(out, len, "%.*s%s:%lu%.*s", (int)start, p, piece->name, line - piece->first + 1,
-                         (int)(n - (size_t)(end - p)), end);
-        return w < 0 ? 0 : (size_t)w < len ? (size_t)w : len - 1;
-    }
-    int w = snprintf(out, len, "%.*s", (int)n, p);
-    return w < 0 ? 0 : (size_t)w < len ? (size_t)w : len - 1;
-}
-
-/* A build log with every line's user code renamed as rename_line does, into out. */
-static void rename_lines(const text_buf *t, const char *log, char *out, size_t len)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (const char *p = log; *p && used + 1 < len;) {
-        const char *eol = strchr(p, '\n');
-        const size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
-        used += rename_line(t, p, n, out + used, len - used);
-        p += n;
-    }
-}
-
 /* ---- registration ---------------------------------------------------------------------------------- */
 /* Whether text uses an identifier that begins with clscan_ or CLSCAN_ (the library's names). */
 static const char *reserved_name(const char *text)
@@ -293,7 +152,7 @@ static clscan_status run_probe(clscan_context *ctx, cl_program prog, size_t *siz
 
 /* Builds t's text on the device and, for a type, reads its sizeof (kernel clscan_probe_size); on a
  * failed build the log, its lines of user code numbered as the user wrote them. */
-static clscan_status probe(clscan_context *ctx, const text_buf *t, int want_size, size_t *size)
+static clscan_status probe(clscan_context *ctx, const clscan__text *t, int want_size, size_t *size)
 {
     if (!t->ok)
         return clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "host allocation for a registration failed");
@@ -307,7 +166,7 @@ static clscan_status probe(clscan_context *ctx, const text_buf *t, int want_size
     if (err == CL_BUILD_PROGRAM_FAILURE) {
         char log[8192], renamed[8192];
         clscan__build_log(ctx, prog, log, sizeof log);
-        rename_lines(t, log, renamed, sizeof renamed);
+        clscan__text_rename_log(t, log, renamed, sizeof renamed);
         st = clscan__fail(ctx, CLSCAN_BUILD_FAILED, "the registered code does not build on %s; build log:\n%s",
                           ctx->info.name, renamed);
     }
@@ -356,12 +215,12 @@ clscan_status clscan_register_type(clscan_context *ctx, const char *name, const 
         return CLSCAN_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
     clscan_status st = check_type_args(ctx, name, declaration, size, type);
-    text_buf t = {.line = 1, .ok = 1};
+    clscan__text t = CLSCAN__TEXT_INIT;
     size_t got = 0;
     if (st == CLSCAN_SUCCESS) {
         if (declaration)
-            user_lines(&t, 0, declaration);
-        append(&t, "__kernel void clscan_probe_size(__global ulong *out) { out[0] = sizeof(%s); }\n", name);
+            clscan__text_user_lines(&t, 0, declaration);
+        clscan__text_append(&t, "__kernel void clscan_probe_size(__global ulong *out) { out[0] = sizeof(%s); }\n", name);
         st = probe(ctx, &t, 1, &got);
     }
     free(t.s);
@@ -407,16 +266,16 @@ static clscan_status check_op_args(clscan_context *ctx, clscan_type type, const 
 }
 
 /* The probe of an operator: its program text and a kernel that combines through it. */
-static void op_probe_text(const clscan_context *ctx, clscan_type type, const clscan__user_op *entry, text_buf *t)
+static void op_probe_text(const clscan_context *ctx, clscan_type type, const clscan__user_op *entry, clscan__text *t)
 {
     const clscan__user_type *ut = clscan__is_user_value((unsigned)type) ? clscan__user_type_of(ctx, type) : NULL;
     const char *tname = clscan__type_name(ctx, type);
     if (type == CLSCAN_DOUBLE)
-        append(t, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+        clscan__text_append(t, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
     if (ut && ut->declaration)
-        user_lines(t, 0, ut->declaration);
-    op_text(t, tname, entry, clscan__type_size(ctx, type));
-    append(t, "__kernel void clscan_probe_op(__global %s *x)\n{\n    x[0] = clscan_user_combine(x[0], "
+        clscan__text_user_lines(t, 0, ut->declaration);
+    clscan__text_op(t, tname, entry, clscan__type_size(ctx, type));
+    clscan__text_append(t, "__kernel void clscan_probe_op(__global %s *x)\n{\n    x[0] = clscan_user_combine(x[0], "
               "clscan_user_identity());\n}\n", tname);
 }
 
@@ -433,7 +292,7 @@ clscan_status clscan_register_op(clscan_context *ctx, clscan_type type, const ch
         st = clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "host allocation for a registration failed");
     if (st == CLSCAN_SUCCESS)
         memcpy(entry.identity, identity, size);
-    text_buf t = {.line = 1, .ok = 1};
+    clscan__text t = CLSCAN__TEXT_INIT;
     if (st == CLSCAN_SUCCESS) {
         op_probe_text(ctx, type, &entry, &t);
         st = probe(ctx, &t, 0, NULL);
