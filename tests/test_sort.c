@@ -238,8 +238,11 @@ TYPE_TEST(UINT16)
 static int by_key_in_tier(clscan_type kt, clscan_type vt)
 {
     const int narrow_k = clscan_type_size(kt) < 4, narrow_v = clscan_type_size(vt) < 4;
-    if (!ref_quick())   /* 8- and 16-bit values: one type a width, their signs being no concern of a value */
-        return !narrow_v || vt == (narrow_k ? CLSCAN_UINT8 : CLSCAN_INT8) || vt == (narrow_k ? CLSCAN_INT16 : CLSCAN_UINT16);
+    /* The full tier: every pair of the 32- and 64-bit types; an 8- or 16-bit key with uint32 values, a
+     * uint32 key with each 8- or 16-bit value, and the two narrow pairs of the quick tier. */
+    if (!ref_quick())
+        return (!narrow_k && !narrow_v) || (narrow_k && vt == CLSCAN_UINT32) || (narrow_v && kt == CLSCAN_UINT32) ||
+               (kt == CLSCAN_INT8 && vt == CLSCAN_UINT16) || (kt == CLSCAN_UINT16 && vt == CLSCAN_INT8);
     return (kt == CLSCAN_UINT32 && vt == CLSCAN_UINT32) || (kt == CLSCAN_FLOAT && vt == CLSCAN_INT64) ||
            (kt == CLSCAN_INT64 && vt == CLSCAN_FLOAT) || (kt == CLSCAN_DOUBLE && vt == CLSCAN_UINT64) ||
            (kt == CLSCAN_INT8 && vt == CLSCAN_UINT16) || (kt == CLSCAN_UINT16 && vt == CLSCAN_INT8);
