@@ -119,7 +119,8 @@ static const clscan_type wg_quick_type[] = {CLSCAN_INT32, CLSCAN_INT32, CLSCAN_I
     {                                                                                                   \
         (void)state;                                                                                    \
         if (!clscan__device_supports_type(&ctx->info, CLSCAN_##T) ||                                    \
-            (CLSCAN_WG_##W != CLSCAN_WG_AUTO && !tier_type(CLSCAN_##T, wg_quick_type[CLSCAN_WG_##W])))      \
+            (CLSCAN_WG_##W != CLSCAN_WG_AUTO && !tier_type(CLSCAN_##T, wg_quick_type[CLSCAN_WG_##W])) ||    \
+            !tier_type_narrow(CLSCAN_##T))                                                              \
             skip();                                                                                     \
         scan_matrix(CLSCAN_##T, CLSCAN_STRATEGY_##S, CLSCAN_WG_##W);                                    \
     }

@@ -35,6 +35,13 @@ static inline int tier_add_type(clscan_type type)
            type == CLSCAN_UINT64 || type == CLSCAN_FLOAT || type == CLSCAN_DOUBLE;
 }
 
+/* The quick tier leaves uint8 to the full one: at 8 bits its add has int8's bits, and the quick tier
+ * runs the other operators at wider types. */
+static inline int tier_type_narrow(clscan_type type)
+{
+    return !ref_quick() || type != CLSCAN_UINT8;
+}
+
 /* Whether a configuration that the quick tier runs at quick_type alone runs type. Each test spreads
  * its configurations over types of both widths. */
 static inline int tier_type(clscan_type type, clscan_type quick_type)
