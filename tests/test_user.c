@@ -329,6 +329,7 @@ static void test_wrong_type_or_context(void **state)
     assert_int_equal(clscan_context_type_size(ctx, CLSCAN_INT16), 2);
     assert_int_equal(clscan_inclusive_scan(other, a, b, 100, pair, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
     assert_int_equal(clscan_inclusive_scan(ctx, a, b, 100, pair, CLSCAN_ADD), CLSCAN_UNSUPPORTED);
+    assert_int_equal(clscan_sort_by_key(ctx, a, b, 100, CLSCAN_UINT32, pair), CLSCAN_UNSUPPORTED);
     clscan_context_release(other);
     clReleaseMemObject(a);
     clReleaseMemObject(b);

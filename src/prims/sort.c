@@ -264,6 +264,9 @@ static clscan_status check_sort(clscan_context *ctx, const sort_args *a, const c
 {
     const clscan_type types[2] = {a->key_type, a->value_type};
     for (int i = 0; i < (a->by_key ? 2 : 1); i++) {
+        if (clscan__user_type_of(ctx, types[i]))   /* registered types: not yet (as validate.c says) */
+            return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s: registered types are not taken yet (%s)", fn,
+                                clscan__type_name(ctx, types[i]));
         if (!clscan__type_valid(types[i]))
             return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: unknown clscan_type %d", fn, (int)types[i]);
         if (clscan_type_size(types[i]) == 8 && !ctx->info.int64)
