@@ -517,16 +517,15 @@ static clscan_status expected_device(const call *c)
     return overlaps_forbidden(c) ? CLSCAN_INVALID_ARGUMENT : CLSCAN_SUCCESS;
 }
 
-/* The signed integer (sorts: float at 4 bytes) and unsigned integer of an element's size. */
+/* The signed (value: unsigned) integer of an element's size; a sort key of 4 bytes is a float. */
 static clscan_type of_size(size_t elem, int sort_key, int value)
 {
-    static const clscan_type ints[9] = {CLSCAN_INT32, CLSCAN_INT8, CLSCAN_INT16, CLSCAN_INT32, CLSCAN_INT32,
-                                        CLSCAN_INT32, CLSCAN_INT32, CLSCAN_INT32, CLSCAN_INT64};
-    static const clscan_type uints[9] = {CLSCAN_UINT32, CLSCAN_UINT8, CLSCAN_UINT16, CLSCAN_UINT32, CLSCAN_UINT32,
-                                         CLSCAN_UINT32, CLSCAN_UINT32, CLSCAN_UINT32, CLSCAN_UINT64};
-    if (sort_key && elem == 4)
-        return CLSCAN_FLOAT;
-    return (value ? uints : ints)[elem <= 8 ? elem : 0];
+    switch (elem) {
+    case 1: return value ? CLSCAN_UINT8 : CLSCAN_INT8;
+    case 2: return value ? CLSCAN_UINT16 : CLSCAN_INT16;
+    case 8: return value ? CLSCAN_UINT64 : CLSCAN_INT64;
+    default: return sort_key ? CLSCAN_FLOAT : value ? CLSCAN_UINT32 : CLSCAN_INT32;
+    }
 }
 
 /* A call the contract lets through runs on one of a few kernel configurations: each new one costs

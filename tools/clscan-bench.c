@@ -153,7 +153,8 @@ typedef struct step {
     cl_mem in, out, flags;          /* flags: half set at random, for the compaction */
     size_t n;
     clscan_type type;
-    clscan_op op;                   /* of the scans: CLSCAN_ADD, or "a + b" registered (int32 rows) */
+    clscan_op op;                   /* of the scans: CLSCAN_ADD, or user_add (int32 rows) */
+    clscan_op user_add;             /* "a + b" registered on int32 (when int32 is benched) */
     const void *host_in;
     void *host_ref;
     const unsigned char *host_flags;
@@ -697,16 +698,9 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
     add_row(rep, (row){s->n, types[ti].name, "C loop, one thread", cpu * 1e3, 2.0 * bytes / cpu / 1e9,
                        2.0 * bytes / cpu / roof, cpu / launch_s, 1});
     int wrong = bench_pairs(o, s, got, t, launch_s, rep, ti, roof, NULL);
-    /* int32: the same scans with "a + b" registered as an operator (once a context), next to ADD. */
-    static clscan_op user_add;
-    static const clscan_context *registered_on;
-    const int32_t zero = 0;
+    /* int32: the same scans with "a + b" registered as an operator, next to ADD. */
     if (s->type == CLSCAN_INT32) {
-        if (registered_on != s->ctx &&
-            clscan_register_op(s->ctx, CLSCAN_INT32, "a + b", &zero, NULL, CLSCAN_OP_COMMUTATIVE, &user_add) != CLSCAN_SUCCESS)
-            return wrong + 1;
-        registered_on = s->ctx;
-        s->op = user_add;
+        s->op = s->user_add;
         wrong += bench_pairs(o, s, got, t, launch_s, rep, ti, roof, "user a+b: ");
         s->op = CLSCAN_ADD;
     }
@@ -934,7 +928,8 @@ int main(int argc, char **argv)
     cl_program noop_prog = NULL;
     size_t max_n = (size_t)1 << o.max_log;
     size_t kept = 0;
-    step s = {ctx, make_noop(ctx, &noop_prog), NULL, NULL, NULL, 0, CLSCAN_INT32, CLSCAN_ADD, NULL, NULL, NULL, NULL, &kept};
+    step s = {ctx, make_noop(ctx, &noop_prog), NULL, NULL, NULL, 0, CLSCAN_INT32, CLSCAN_ADD, CLSCAN_ADD,
+              NULL, NULL, NULL, NULL, &kept};
     void *in = malloc(max_n * widest), *ref = malloc((max_n + 1) * widest), *got = malloc(max_n * widest);
     double *t = malloc(sizeof *t * (size_t)o.runs + 3 * sizeof *t);
     unsigned char *flags = malloc(max_n);
@@ -946,6 +941,12 @@ int main(int argc, char **argv)
     s.host_flags = flags;
     if (!s.noop || !in || !ref || !got || !t || !flags) {
         fprintf(stderr, "clscan-bench: setup failed (host memory for 2^%d elements, or the trivial kernel)\n", o.max_log);
+        return 3;
+    }
+    const int32_t zero = 0;   /* types[0] is int32 */
+    if ((o.type_mask & 1) &&
+        clscan_register_op(ctx, CLSCAN_INT32, "a + b", &zero, NULL, CLSCAN_OP_COMMUTATIVE, &s.user_add) != CLSCAN_SUCCESS) {
+        fprintf(stderr, "clscan-bench: registering \"a + b\" failed: %s\n", clscan_last_error(ctx));
         return 3;
     }
     double launch_s = median_time(step_launch, &s, o.runs, t);

@@ -58,7 +58,7 @@ const clscan__user_op *clscan__user_op_of(const clscan_context *ctx, clscan_op o
 
 size_t clscan__type_size(const clscan_context *ctx, clscan_type type)
 {
-    const clscan__user_type *t = clscan__is_user_value((unsigned)type) ? clscan__user_type_of(ctx, type) : NULL;
+    const clscan__user_type *t = clscan__user_type_of(ctx, type);
     return t ? t->size : clscan_type_size(type);
 }
 
@@ -82,7 +82,7 @@ static const char *builtin_name(clscan_type type)
 
 const char *clscan__type_name(const clscan_context *ctx, clscan_type type)
 {
-    const clscan__user_type *t = clscan__is_user_value((unsigned)type) ? clscan__user_type_of(ctx, type) : NULL;
+    const clscan__user_type *t = clscan__user_type_of(ctx, type);
     return t ? t->name : builtin_name(type);
 }
 
@@ -268,13 +268,8 @@ static clscan_status check_op_args(clscan_context *ctx, clscan_type type, const 
 /* The probe of an operator: its program text and a kernel that combines through it. */
 static void op_probe_text(const clscan_context *ctx, clscan_type type, const clscan__user_op *entry, clscan__text *t)
 {
-    const clscan__user_type *ut = clscan__is_user_value((unsigned)type) ? clscan__user_type_of(ctx, type) : NULL;
     const char *tname = clscan__type_name(ctx, type);
-    if (type == CLSCAN_DOUBLE)
-        clscan__text_append(t, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-    if (ut && ut->declaration)
-        clscan__text_user_lines(t, 0, ut->declaration);
-    clscan__text_op(t, tname, entry, clscan__type_size(ctx, type));
+    clscan__text_code(ctx, type, entry, t);
     clscan__text_append(t, "__kernel void clscan_probe_op(__global %s *x)\n{\n    x[0] = clscan_user_combine(x[0], "
               "clscan_user_identity());\n}\n", tname);
 }

@@ -52,7 +52,7 @@ void clscan__text_user_lines(clscan__text *t, int k, const char *code)
 }
 
 /* The preamble, the combine as clscan_user_combine and the identity as clscan_user_identity(). */
-void clscan__text_op(clscan__text *t, const char *tname, const clscan__user_op *op, size_t size)
+static void text_op(clscan__text *t, const char *tname, const clscan__user_op *op, size_t size)
 {
     if (op->preamble)
         clscan__text_user_lines(t, 1, op->preamble);
@@ -65,17 +65,15 @@ void clscan__text_op(clscan__text *t, const char *tname, const clscan__user_op *
               "        u.b[i] = bytes[i];\n    return u.t;\n}\n", size, tname, size);
 }
 
-/* The code of type and op (either may be built-in) that a program or probe starts with. */
-static void user_text(const clscan_context *ctx, clscan_type type, clscan_op op, clscan__text *t)
+void clscan__text_code(const clscan_context *ctx, clscan_type type, const clscan__user_op *uo, clscan__text *t)
 {
-    const clscan__user_type *ut = clscan__is_user_value((unsigned)type) ? clscan__user_type_of(ctx, type) : NULL;
-    const clscan__user_op *uo = clscan__is_user_value((unsigned)op) ? clscan__user_op_of(ctx, op) : NULL;
+    const clscan__user_type *ut = clscan__user_type_of(ctx, type);
     if (type == CLSCAN_DOUBLE)
         clscan__text_append(t, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
     if (ut && ut->declaration)
         clscan__text_user_lines(t, 0, ut->declaration);
     if (uo)
-        clscan__text_op(t, clscan__type_name(ctx, type), uo, clscan__type_size(ctx, type));
+        text_op(t, clscan__type_name(ctx, type), uo, clscan__type_size(ctx, type));
     if (uo && (uo->flags & CLSCAN_OP_COMMUTATIVE))
         clscan__text_append(t, "#define CLSCAN_OP_COMMUTATIVE\n");
 }
@@ -84,7 +82,7 @@ int clscan__user_source(const clscan_context *ctx, clscan_type type, clscan_op o
 {
     clscan__text t = CLSCAN__TEXT_INIT;
     if (clscan__is_user_value((unsigned)type) || clscan__is_user_value((unsigned)op))
-        user_text(ctx, type, op, &t);
+        clscan__text_code(ctx, type, clscan__user_op_of(ctx, op), &t);
     if (!t.ok)
         free(t.s);
     *text = t.ok ? t.s : NULL;

@@ -20,8 +20,9 @@ typedef struct clscan__text {
 void clscan__text_append(clscan__text *t, const char *fmt, ...);
 /* A piece of user code on lines of its own (k: 0 declaration, 1 preamble, 2 combine). */
 void clscan__text_user_lines(clscan__text *t, int k, const char *code);
-/* The preamble, the combine as clscan_user_combine and the identity as clscan_user_identity(). */
-void clscan__text_op(clscan__text *t, const char *tname, const clscan__user_op *op, size_t size);
+/* The code a program (or probe) of type and of operator uo (NULL: a built-in one) starts with: the
+ * fp64 pragma for double, the registered type's declaration, the operator's code and flag. */
+void clscan__text_code(const clscan_context *ctx, clscan_type type, const clscan__user_op *uo, clscan__text *t);
 /* A build log of t's text with each line's "file:LINE:" of user code written "combine:k:", into out. */
 void clscan__text_rename_log(const clscan__text *t, const char *log, char *out, size_t len);
 #endif

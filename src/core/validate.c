@@ -63,39 +63,42 @@ static cl_int root_of(cl_mem m, cl_mem *root, size_t *offset)
     return err;
 }
 
+/* Both buffers' roots and offsets; a failed query fails the call. */
+static clscan_status roots_of(clscan_context *ctx, cl_mem a, cl_mem b, cl_mem root[2], size_t offset[2])
+{
+    cl_int err = root_of(a, &root[0], &offset[0]);
+    if (err == CL_SUCCESS)
+        err = root_of(b, &root[1], &offset[1]);
+    return err == CL_SUCCESS ? CLSCAN_SUCCESS
+                             : clscan__fail_cl(ctx, "clGetMemObjectInfo (the buffer a sub-buffer belongs to)", err);
+}
+
 /* A failed query is an error, not "in place": assuming in place would build and keep the in-place
  * variant of a program for a call that then runs out of place. */
 clscan_status clscan__same_memory(clscan_context *ctx, cl_mem a, cl_mem b, cl_uint *same)
 {
-    cl_mem ra, rb;
-    size_t oa, ob;
-    cl_int err = root_of(a, &ra, &oa);
-    if (err == CL_SUCCESS)
-        err = root_of(b, &rb, &ob);
-    if (err != CL_SUCCESS)
-        return clscan__fail_cl(ctx, "clGetMemObjectInfo (the buffer a sub-buffer belongs to)", err);
-    *same = ra == rb && oa == ob;
-    return CLSCAN_SUCCESS;
+    cl_mem r[2] = {NULL, NULL};
+    size_t o[2] = {0, 0};
+    clscan_status st = roots_of(ctx, a, b, r, o);
+    if (st == CLSCAN_SUCCESS)
+        *same = r[0] == r[1] && o[0] == o[1];
+    return st;
 }
 
 clscan_status clscan__check_overlap(clscan_context *ctx, cl_mem a, size_t a_bytes, cl_mem b, size_t b_bytes,
                                     int same_allowed)
 {
-    size_t oa = 0, ob = 0;
-    cl_mem ra, rb;
-    cl_int err = root_of(a, &ra, &oa);
-    if (err == CL_SUCCESS)
-        err = root_of(b, &rb, &ob);
-    if (err != CL_SUCCESS)
-        return clscan__fail_cl(ctx, "clGetMemObjectInfo (the buffer a sub-buffer belongs to)", err);
-    if (ra != rb || a_bytes == 0 || b_bytes == 0)
+    cl_mem r[2] = {NULL, NULL};
+    size_t o[2] = {0, 0};
+    clscan_status st = roots_of(ctx, a, b, r, o);
+    if (st != CLSCAN_SUCCESS || r[0] != r[1] || a_bytes == 0 || b_bytes == 0)
+        return st;
+    if (o[0] == o[1] && same_allowed)
         return CLSCAN_SUCCESS;
-    if (oa == ob && same_allowed)
-        return CLSCAN_SUCCESS;
-    if (oa < ob + b_bytes && ob < oa + a_bytes)
+    if (o[0] < o[1] + b_bytes && o[1] < o[0] + a_bytes)
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT,
                             "input and output overlap (same buffer, %zu bytes at offset %zu and %zu at %zu)%s", a_bytes,
-                            oa, b_bytes, ob, same_allowed ? "; only exactly the same range is allowed" : "");
+                            o[0], b_bytes, o[1], same_allowed ? "; only exactly the same range is allowed" : "");
     return CLSCAN_SUCCESS;
 }
 
@@ -108,8 +111,7 @@ static clscan_status check_user_op(clscan_context *ctx, clscan_type type, clscan
                             (unsigned)op);
     if (user->type != type)
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_op %#x was registered for %s, not %s", (unsigned)op,
-                            clscan__type_name(ctx, user->type), clscan__type_valid(type) || clscan__user_type_of(ctx, type)
-                                                                    ? clscan__type_name(ctx, type) : "an unknown type");
+                            clscan__type_name(ctx, user->type), clscan__type_name(ctx, type));
     return CLSCAN_SUCCESS;
 }
 

@@ -41,7 +41,7 @@ clscan_status clscan__scan_program(clscan_context *ctx, clscan_type type, clscan
 
 void clscan__identity(const clscan_context *ctx, clscan_type type, clscan_op op, void *out)
 {
-    const clscan__user_op *user = clscan__is_user_value((unsigned)op) ? clscan__user_op_of(ctx, op) : NULL;
+    const clscan__user_op *user = clscan__user_op_of(ctx, op);
     if (user) {
         memcpy(out, user->identity, clscan__type_size(ctx, type));
         return;

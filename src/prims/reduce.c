@@ -32,7 +32,7 @@ clscan__reduce_shape clscan__reduce_geometry(size_t n, size_t tile, size_t compu
 static cl_uint reduce_takes_tiles(const clscan_context *ctx, clscan_type type, clscan_op op, size_t tiles,
                                   size_t groups)
 {
-    const clscan__user_op *user = clscan__is_user_value((unsigned)op) ? clscan__user_op_of(ctx, op) : NULL;
+    const clscan__user_op *user = clscan__user_op_of(ctx, op);
     if (user && !(user->flags & CLSCAN_OP_COMMUTATIVE))   /* contiguous runs of tiles (reduce.cl) */
         return 0;
     return !clscan__type_is_float(type) && !clscan__tuned(ctx, CLSCAN_TUNE_REDUCE_STRIDED) && tiles <= UINT32_MAX - groups;

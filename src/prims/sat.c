@@ -86,16 +86,14 @@ static clscan_status sat_cpu_bands(clscan_context *ctx, const clscan__program *p
     return st;
 }
 
-/* In place the single-pass table fences its publishes before its stores (lookback.clh, "in place"),
- * in a program of its own: out of place the fences, even behind a branch, cost 2-2.5% (notebook). */
-static clscan_status sat_in_place_program(clscan_context *ctx, const clscan__program **p)
+/* The table program of cfg's parameters, into *p where it is built or found. */
+static clscan_status sat_variant(clscan_context *ctx, clscan__config cfg, const clscan__program **p)
 {
-    clscan__config cfg = (*p)->config;
-    cfg.param[IN_PLACE] = 1;
     sat_defines(&cfg);
     clscan__program *q = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &q);
-    *p = st == CLSCAN_SUCCESS ? q : *p;
+    if (st == CLSCAN_SUCCESS)
+        *p = q;
     return st;
 }
 
@@ -108,8 +106,11 @@ static clscan_status sat_one_pass(clscan_context *ctx, const clscan__program *p,
     cl_mem status = NULL;
     cl_uint in_place = 0;
     clscan_status st = sat_status(ctx, p, in, out, width, height, bands, &in_place, &status);
-    if (st == CLSCAN_SUCCESS && in_place)
-        st = sat_in_place_program(ctx, &p);
+    if (st == CLSCAN_SUCCESS && in_place) {   /* in place: fences before stores, in a program of its own */
+        clscan__config cfg = p->config;       /* (out of place they cost 2-2.5%, even behind a branch) */
+        cfg.param[IN_PLACE] = 1;
+        st = sat_variant(ctx, cfg, &p);
+    }
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong w = width, h = height, bands64 = bands;
@@ -248,11 +249,7 @@ static clscan_status sat_table_program(clscan_context *ctx, const clscan__progra
     clscan__config cfg = p->config;
     cfg.param[BAND] = rows;
     cfg.param[CARRY_ROWS] = band;
-    sat_defines(&cfg);
-    clscan__program *t = NULL;
-    clscan_status st = clscan__get_program(ctx, &cfg, &t);
-    *table = t;
-    return st;
+    return sat_variant(ctx, cfg, table);
 }
 
 /* Reduce-then-scan over tiles of a band's rows x a group's columns: each segment's column sums and
