@@ -207,21 +207,21 @@ static void test_policy(void **state)
     gpu.type = CL_DEVICE_TYPE_GPU;
     snprintf(gpu.vendor, sizeof gpu.vendor, "NVIDIA Corporation");
     cpu.type = CL_DEVICE_TYPE_CPU;
-    clscan__tuning t4 = clscan__table_scan_tile(&gpu, CLSCAN_INT32), t8 = clscan__table_scan_tile(&gpu, CLSCAN_DOUBLE);
+    clscan__tuning t4 = clscan__table_scan_tile(&gpu, 4), t8 = clscan__table_scan_tile(&gpu, 8);
     assert_true(t4.wg_size >= 32 && (t4.wg_size & (t4.wg_size - 1)) == 0);
     assert_true(t4.items > 1);                   /* several elements per work-item */
     assert_int_equal((size_t)t8.items * t8.wg_size * 2, (size_t)t4.items * t4.wg_size);   /* same tile bytes */
-    assert_true(clscan__table_scan_tile(&cpu, CLSCAN_FLOAT).items > 1);
+    assert_true(clscan__table_scan_tile(&cpu, 4).items > 1);
     assert_false(t4.stream);                     /* GPUs hold items in registers; CPUs stream them */
-    assert_true(clscan__table_scan_tile(&cpu, CLSCAN_FLOAT).stream);
+    assert_true(clscan__table_scan_tile(&cpu, 4).stream);
     /* Compaction: the scans' tile on GPUs, its own on CPUs, in the same item mode. */
-    clscan__tuning c4 = clscan__table_compact_tile(&gpu, CLSCAN_INT32);
+    clscan__tuning c4 = clscan__table_compact_tile(&gpu, 4);
     assert_true(c4.wg_size == t4.wg_size && c4.items == t4.items && c4.stream == t4.stream);
-    clscan__tuning cc = clscan__table_compact_tile(&cpu, CLSCAN_INT32), sc = clscan__table_scan_tile(&cpu, CLSCAN_INT32);
+    clscan__tuning cc = clscan__table_compact_tile(&cpu, 4), sc = clscan__table_scan_tile(&cpu, 4);
     assert_true(cc.wg_size * cc.items > 1 && cc.stream == sc.stream);
     for (size_t n = 1; n < ((size_t)1 << 40); n *= 7) {
-        assert_int_not_equal(clscan__table_strategy(&gpu, CLSCAN_INT32, n), CLSCAN_STRATEGY_AUTO);
-        assert_int_not_equal(clscan__table_strategy(&cpu, CLSCAN_DOUBLE, n), CLSCAN_STRATEGY_AUTO);
+        assert_int_not_equal(clscan__table_strategy(&gpu, 4, n), CLSCAN_STRATEGY_AUTO);
+        assert_int_not_equal(clscan__table_strategy(&cpu, 8, n), CLSCAN_STRATEGY_AUTO);
     }
     /* Sub-group scans only where the device shuffles in hardware. */
     assert_int_equal(clscan__table_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_HILLIS_STEELE);
@@ -229,7 +229,7 @@ static void test_policy(void **state)
     assert_int_equal(clscan__table_wg(&gpu, CLSCAN_INT32, 1000), CLSCAN_WG_SUBGROUP);
     /* A row for a device name: the H100's one-band table tasks, not the H200's; the rest as its vendor's. */
     snprintf(gpu.name, sizeof gpu.name, "NVIDIA H100 80GB HBM3");
-    clscan__tuning h100 = clscan__table_scan_tile(&gpu, CLSCAN_INT32);
+    clscan__tuning h100 = clscan__table_scan_tile(&gpu, 4);
     assert_true(clscan__table_sat_split(&gpu) > 0);
     assert_true(h100.wg_size == t4.wg_size && h100.items == t4.items);
     snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
@@ -378,7 +378,7 @@ static void check_single_pass(size_t n, size_t tile)
     if (!fits)
         return;
     assert_true((uint64_t)tiles + CLSCAN__MAX_GROUPS <= UINT32_MAX);
-    assert_int_equal(clscan__sp_status_bytes(tiles) / 32, tiles);
+    assert_int_equal(clscan__sp_status_bytes(tiles, 4) / 32, tiles);
 }
 
 /* Block-sum: each level holds the tiles of the one below, the top fits one tile (tile >= 64: within
@@ -489,7 +489,7 @@ static void check_sat(size_t height)
                 assert_true(fits);
             if (!fits)
                 continue;
-            assert_int_equal(clscan__sp_status_bytes(bands * width) / 32, bands * width);
+            assert_int_equal(clscan__sp_status_bytes(bands * width, 8) / 32, bands * width);
             assert_int_equal(2 * bands * width * 8 / 16, bands * width);   /* the CPU shape's scratch */
         }
 }

@@ -1,5 +1,5 @@
 /* Stream compaction (a program of its own: CLSCAN_T is the uint count type with ADD, the elements
- * are moved as CLSCAN_PAYLOAD_BYTES-wide bit patterns, never computed with). A work-item owns CLSCAN_ITEMS
+ * are moved as CLSCAN_PAYLOAD_BYTES-wide bit patterns of any width, never computed with). A work-item owns CLSCAN_ITEMS
  * consecutive elements, so a group scan of the work-items' counts gives every kept element its rank
  * in its tile; a tile's kept elements then go out, in order, from the end of the tiles before it.
  * clscan_compact_single_pass (fewer than 2^32 elements) learns that place by decoupled look-back over the
@@ -12,8 +12,12 @@ typedef uchar clscan_payload_t;
 typedef ushort clscan_payload_t;
 #elif !defined(CLSCAN_PAYLOAD_BYTES) || CLSCAN_PAYLOAD_BYTES == 4
 typedef uint clscan_payload_t;
-#else
+#elif CLSCAN_PAYLOAD_BYTES == 8
 typedef ulong clscan_payload_t;
+#else
+typedef struct {
+    uchar b[CLSCAN_PAYLOAD_BYTES];
+} __attribute__((aligned(CLSCAN_MOVED_ALIGN(CLSCAN_PAYLOAD_BYTES)))) clscan_payload_t;
 #endif
 
 /* Set flags among the work-item's own CLSCAN_ITEMS consecutive elements from first. */

@@ -38,6 +38,11 @@ typedef uint clscan_value_t;
 #elif defined(CLSCAN_SORT_VALUE_BYTES) && CLSCAN_SORT_VALUE_BYTES == 8
 typedef ulong clscan_value_t;
 #define CLSCAN_SORT_VALUES
+#elif defined(CLSCAN_SORT_VALUE_BYTES) && CLSCAN_SORT_VALUE_BYTES > 0   /* registered types */
+typedef struct {
+    uchar b[CLSCAN_SORT_VALUE_BYTES];
+} __attribute__((aligned(CLSCAN_MOVED_ALIGN(CLSCAN_SORT_VALUE_BYTES)))) clscan_value_t;
+#define CLSCAN_SORT_VALUES
 #endif
 #if defined(CLSCAN_SORT_HIST64)
 typedef ulong clscan_hist_t;                    /* counts and offsets past 2^32 keys */

@@ -137,6 +137,7 @@ const char *clscan__source_text(const clscan__sources *src, const char *path);
 typedef struct clscan__config {
     clscan__program_id program;
     clscan_type type;
+    size_t elem;                    /* bytes of an element of type (registered types too) */
     clscan_op op;
     clscan_wg_algorithm wg;         /* never AUTO here */
     unsigned wg_size, items;
@@ -243,6 +244,9 @@ int clscan__is_user_value(unsigned value);   /* a registered type or operator's 
 const clscan__user_type *clscan__user_type_of(const clscan_context *ctx, clscan_type type);   /* NULL: not ctx's */
 const clscan__user_op *clscan__user_op_of(const clscan_context *ctx, clscan_op op);
 size_t clscan__type_size(const clscan_context *ctx, clscan_type type);   /* registered ones too; 0: unknown */
+/* The largest element scans and reductions combine (registered types; every built-in one is smaller):
+ * host copies of an element (identities, totals, seeds) are this many bytes. */
+#define CLSCAN__ELEM_MAX 128
 const char *clscan__type_name(const clscan_context *ctx, clscan_type type);   /* its OpenCL C name */
 /* *text: the registered code a program of (type, op) starts with, or NULL for none; 0 when out of
  * memory. Free with free(). */
@@ -306,6 +310,8 @@ int clscan__op_valid(clscan_op op);
 clscan_status clscan__check_count(clscan_context *ctx, size_t n, size_t elem);
 /* Type and operator known, n elements addressable, the type supported by the device. */
 clscan_status clscan__check_type_op(clscan_context *ctx, size_t n, clscan_type type, clscan_op op);
+/* A type a function only moves (compaction, sort values): built-in, or registered with ctx at any size. */
+clscan_status clscan__check_free_type(clscan_context *ctx, size_t n, clscan_type type);
 /* Checks that buf belongs to ctx, holds n elements of elem bytes, and allows the access
  * (want_read / want_write). Records the problem and returns INVALID_ARGUMENT. */
 clscan_status clscan__check_buffer(clscan_context *ctx, cl_mem buf, const char *what, size_t n, size_t elem,

@@ -70,6 +70,8 @@ void clscan__text_code(const clscan_context *ctx, clscan_type type, const clscan
     const clscan__user_type *ut = clscan__user_type_of(ctx, type);
     if (type == CLSCAN_DOUBLE)
         clscan__text_append(t, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    if (ut)   /* the element of CLSCAN_TYPE_USER (cl/core/types.clh) */
+        clscan__text_append(t, "#define CLSCAN_T_NAME %s\n#define CLSCAN_T_SIZE %zu\n", ut->name, ut->size);
     if (ut && ut->declaration)
         clscan__text_user_lines(t, 0, ut->declaration);
     if (uo)

@@ -115,20 +115,49 @@ static clscan_status check_user_op(clscan_context *ctx, clscan_type type, clscan
     return CLSCAN_SUCCESS;
 }
 
-/* Registered types are kept and checked (user.c), but no function takes them yet. */
-static clscan_status check_user_type(clscan_context *ctx, clscan_type type)
+/* A registered type of this context; combined (scans, reductions) only by a registered operator of its
+ * own and only up to CLSCAN__ELEM_MAX bytes, moved (compaction, sort values) at any size. */
+static clscan_status check_user_type(clscan_context *ctx, size_t n, clscan_type type, const clscan_op *op)
 {
-    if (!clscan__user_type_of(ctx, type))
+    const clscan__user_type *user = clscan__user_type_of(ctx, type);
+    if (!user)
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_type %#x was not registered with this context",
                             (unsigned)type);
-    return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "registered types are not taken by this function yet (%s)",
-                        clscan__type_name(ctx, type));
+    if (op && !clscan__is_user_value((unsigned)*op))
+        return clscan__fail(ctx, clscan__op_valid(*op) ? CLSCAN_UNSUPPORTED : CLSCAN_INVALID_ARGUMENT,
+                            "clscan_op %d is not a registered operator, and built-in operators do not take the "
+                            "registered type %s", (int)*op, user->name);
+    clscan_status st = op ? check_user_op(ctx, type, *op) : CLSCAN_SUCCESS;
+    if (st == CLSCAN_SUCCESS && op && user->size > CLSCAN__ELEM_MAX)
+        st = clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s is %zu bytes: scans and reductions take registered types of "
+                          "up to %d bytes", user->name, user->size, CLSCAN__ELEM_MAX);
+    return st == CLSCAN_SUCCESS ? clscan__check_count(ctx, n, user->size) : st;
+}
+
+/* A built-in type this device holds, n of them addressable. */
+static clscan_status check_builtin_type(clscan_context *ctx, size_t n, clscan_type type)
+{
+    if (!clscan__type_valid(type))
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_type %d", (int)type);
+    clscan_status st = clscan__check_count(ctx, n, clscan_type_size(type));
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    if (!clscan__device_supports_type(&ctx->info, type))
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s has no %s support", ctx->info.name,
+                            type == CLSCAN_DOUBLE ? "fp64 (cl_khr_fp64)" : "64-bit integer");
+    return CLSCAN_SUCCESS;
+}
+
+clscan_status clscan__check_free_type(clscan_context *ctx, size_t n, clscan_type type)
+{
+    return clscan__is_user_value((unsigned)type) ? check_user_type(ctx, n, type, NULL)
+                                                 : check_builtin_type(ctx, n, type);
 }
 
 clscan_status clscan__check_type_op(clscan_context *ctx, size_t n, clscan_type type, clscan_op op)
 {
     if (clscan__is_user_value((unsigned)type))
-        return check_user_type(ctx, type);
+        return check_user_type(ctx, n, type, &op);
     if (!clscan__type_valid(type))
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_type %d", (int)type);
     if (clscan__is_user_value((unsigned)op)) {
@@ -137,11 +166,5 @@ clscan_status clscan__check_type_op(clscan_context *ctx, size_t n, clscan_type t
             return st;
     } else if (!clscan__op_valid(op))
         return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "unknown clscan_op %d", (int)op);
-    clscan_status st = clscan__check_count(ctx, n, clscan_type_size(type));
-    if (st != CLSCAN_SUCCESS)
-        return st;
-    if (!clscan__device_supports_type(&ctx->info, type))
-        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s has no %s support", ctx->info.name,
-                            type == CLSCAN_DOUBLE ? "fp64 (cl_khr_fp64)" : "64-bit integer");
-    return CLSCAN_SUCCESS;
+    return check_builtin_type(ctx, n, type);
 }

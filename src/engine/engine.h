@@ -20,13 +20,14 @@ clscan_status clscan__scan_program(clscan_context *ctx, clscan_type type, clscan
 void clscan__identity(const clscan_context *ctx, clscan_type type, clscan_op op, void *out);
 
 /* ---- single-pass state (single_pass.c) -------------------------------------------------------- */
-/* Status words for `tiles` slots and the counters; zeroed where new or when epochs wrap. */
-clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, int wide_words, cl_mem *status);
+/* Status words for `tiles` slots of elem-byte values and the counters; zeroed where new or when epochs
+ * wrap. */
+clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, size_t elem, int wide_words, cl_mem *status);
 /* Whether single-pass launches can number `tiles` tiles (or bands): the uint tile counter runs past
  * the last by up to CLSCAN__MAX_GROUPS, and look-backs index tiles as long. */
 int clscan__sp_tiles_fit(size_t tiles);
-/* Bytes of single-pass status words for `slots` tiles (or band columns). */
-size_t clscan__sp_status_bytes(size_t slots);
+/* Bytes of single-pass status words for `slots` tiles (or band columns) of elem-byte values. */
+size_t clscan__sp_status_bytes(size_t slots, size_t elem);
 
 /* ---- the scan engine (scan.c) ----------------------------------------------------------------- */
 #define CLSCAN__MAX_LEVELS 8   /* block-sum recursion depth; tile >= 64 makes 8 levels cover 2^48 */

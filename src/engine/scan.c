@@ -15,12 +15,12 @@ static clscan_status clscan_scan_tiles(clscan_context *ctx, const clscan__progra
 {
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint excl = exclusive != 0;
-    char identity[8];
+    char identity[CLSCAN__ELEM_MAX];
     if (!seed)
         clscan__identity(ctx, p->config.type, p->config.op, identity);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(totals), CLSCAN__MEM(prefix),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl),
-                                {clscan_type_size(p->config.type), seed ? seed : identity}};
+                                {p->config.elem, seed ? seed : identity}};
     return clscan__launch(ctx, p, "clscan_scan_tiles", CLSCAN__ARGS(args), tiles);
 }
 
@@ -61,7 +61,7 @@ unsigned clscan__block_sum_levels(size_t n, size_t tile, size_t level_elems[CLSC
 static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                size_t n, int exclusive)
 {
-    const size_t tile = (size_t)p->config.wg_size * p->config.items, elem = clscan_type_size(p->config.type);
+    const size_t tile = (size_t)p->config.wg_size * p->config.items, elem = p->config.elem;
     size_t elems[CLSCAN__MAX_LEVELS];
     cl_mem level[CLSCAN__MAX_LEVELS];
     unsigned levels = clscan__block_sum_levels(n, tile, elems);
@@ -107,7 +107,7 @@ static clscan_status scan_totals(clscan_context *ctx, const clscan__program *p, 
 static clscan_status tile_prefixes(clscan_context *ctx, const clscan__program *p, cl_mem in, size_t n, size_t count,
                                    cl_mem *totals)
 {
-    clscan_status st = clscan__scratch(ctx, TOTALS, count * clscan_type_size(p->config.type), totals);
+    clscan_status st = clscan__scratch(ctx, TOTALS, count * p->config.elem, totals);
     if (st == CLSCAN_SUCCESS)
         st = clscan_reduce_tiles(ctx, p, in, *totals, n, count);
     if (st == CLSCAN_SUCCESS)
@@ -141,11 +141,11 @@ clscan_status clscan__scan_split_total(clscan_context *ctx, cl_mem in, size_t n,
     clscan_status st = clscan__scan_program(ctx, type, op, n, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
-    const size_t elem = clscan_type_size(type), tiles = clscan__tiles(n, (size_t)p->config.wg_size * p->config.items);
+    const size_t elem = p->config.elem, tiles = clscan__tiles(n, (size_t)p->config.wg_size * p->config.items);
     cl_mem totals = NULL;
     /* Tile number `tiles` lies past n: its total is the identity, and its exclusive prefix the total. */
     st = tile_prefixes(ctx, p, in, n, tiles + 1, &totals);
-    char value[8];
+    char value[CLSCAN__ELEM_MAX];
     if (st == CLSCAN_SUCCESS)
         st = clscan__read_back(ctx, totals, tiles * elem, elem, value, "split scan total");
     if (st == CLSCAN_SUCCESS)
@@ -177,7 +177,7 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
     cl_uint in_place = 0;
     clscan_status st = clscan__same_memory(ctx, in, out, &in_place);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__sp_state(ctx, tiles, p->config.atomics64, &status);
+        st = clscan__sp_state(ctx, tiles, p->config.elem, p->config.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
@@ -195,8 +195,9 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
 clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                    clscan_op op, int exclusive)
 {
-    clscan_strategy strategy = ctx->strategy == CLSCAN_STRATEGY_AUTO ? clscan__table_strategy(&ctx->info, type, n)
-                                                                    : ctx->strategy;
+    clscan_strategy strategy = ctx->strategy;
+    if (strategy == CLSCAN_STRATEGY_AUTO)
+        strategy = clscan__table_strategy(&ctx->info, clscan__type_size(ctx, type), n);
     clscan__program *p = NULL;
     clscan_status st = clscan__scan_program(ctx, type, op, n, &p);
     if (st != CLSCAN_SUCCESS)

@@ -5,19 +5,25 @@
 #include "engine.h"
 
 #define STATUS "single-pass status words"
-#define SP_STATUS_BYTES_PER_TILE 32   /* two slots (aggregate, prefix) of up to 16 bytes */
 int clscan__sp_tiles_fit(size_t tiles) { return tiles < ((size_t)1 << 31); }
-size_t clscan__sp_status_bytes(size_t slots) { return slots * SP_STATUS_BYTES_PER_TILE; }
+/* Two slots a tile (aggregate, prefix), each of 8 bytes per 4 of the element (32-bit pieces in 64-bit
+ * words, or 16-bit ones in 32-bit words: lookback.clh), at least 32 bytes a tile as before registered
+ * types, so that the array of a 4-byte scan serves an 8-byte one. */
+size_t clscan__sp_status_bytes(size_t slots, size_t elem)
+{
+    const size_t words = (elem + 3) / 4;
+    return slots * 2 * 8 * (words > 2 ? words : 2);
+}
 
 /* Single-pass state: status words for tiles (zeroed when allocated) and the counters. Epochs make
  * old words read as unpublished; when the epoch would overflow its bits (30 with 64-bit atomics,
  * else 14: see cl/engine/lookback.clh), everything is zeroed and epochs start again. */
 #define SP_EPOCH_LIMIT(wide_words) ((wide_words) ? (1u << 30) : (1u << 14))
-clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, int wide_words, cl_mem *status)
+clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, size_t elem, int wide_words, cl_mem *status)
 {
     size_t held = 0;
     cl_mem before = clscan__scratch_peek(ctx, STATUS, &held);
-    clscan_status st = clscan__scratch(ctx, STATUS, clscan__sp_status_bytes(tiles), status);
+    clscan_status st = clscan__scratch(ctx, STATUS, clscan__sp_status_bytes(tiles, elem), status);
     if (st != CLSCAN_SUCCESS)
         return st;
     /* A change of word width (the portable test path) would let old words pass for new tags. */

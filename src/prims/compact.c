@@ -4,7 +4,7 @@
  * ones written once, and the count comes back in the single-pass counters. Under block-sum or
  * reduce-then-scan (clscan_set_algorithm), or from 2^32 elements: clscan_count_tiles, an inclusive 64-bit
  * scan of the counts by the scan dispatch, clscan_compact_tiles (the flags read twice). One program moves
- * elements as 1-, 2-, 4- or 8-byte patterns for all types. */
+ * elements as bit patterns of their width for all types, registered ones too. */
 #include "prims.h"
 
 /* The compaction's tiling for the element type (its local memory checked by the context), counting
@@ -13,8 +13,8 @@ static clscan__config compact_config(const clscan_context *ctx, clscan_type type
 {
     clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_COMPACT, type, CLSCAN_ADD, n,
                                              clscan__compact_tile(ctx, type));
-    cfg.type = CLSCAN_UINT32, cfg.op = CLSCAN_ADD;
-    clscan__config_define_uint(&cfg, "CLSCAN_PAYLOAD_BYTES", (unsigned)clscan_type_size(type));
+    clscan__config_define_uint(&cfg, "CLSCAN_PAYLOAD_BYTES", (unsigned)cfg.elem);
+    cfg.type = CLSCAN_UINT32, cfg.elem = sizeof(cl_uint), cfg.op = CLSCAN_ADD;
     return cfg;
 }
 
@@ -34,7 +34,7 @@ static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program
                                       cl_mem out, size_t n, size_t tiles, size_t *kept)
 {
     cl_mem status = NULL;
-    clscan_status st = clscan__sp_state(ctx, tiles, p->config.atomics64, &status);
+    clscan_status st = clscan__sp_state(ctx, tiles, p->config.elem, p->config.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
@@ -92,12 +92,12 @@ static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags
 clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                     clscan_type type, const size_t *count)
 {
-    clscan_status st = clscan__check_type_op(ctx, n, type, CLSCAN_ADD);
+    clscan_status st = clscan__check_free_type(ctx, n, type);
     if (st == CLSCAN_SUCCESS && !count)
         st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_compact: count is NULL");
     if (st != CLSCAN_SUCCESS || n == 0)
         return st;
-    size_t elem = clscan_type_size(type);
+    size_t elem = clscan__type_size(ctx, type);
     st = clscan__check_buffer(ctx, in, "in", n, elem, 1, 0);
     if (st == CLSCAN_SUCCESS)
         st = clscan__check_buffer(ctx, flags, "flags", n, 1, 1, 0);

@@ -50,9 +50,9 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
                                                                ctx->info.compute_units);
     const size_t tiles = shape.tiles, groups = shape.groups;
     cl_mem status = NULL;
-    st = clscan__sp_state(ctx, groups, p->config.atomics64, &status);
+    st = clscan__sp_state(ctx, groups, p->config.elem, p->config.atomics64, &status);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__scratch(ctx, "reduce result", clscan_type_size(type), result_buf);
+        st = clscan__scratch(ctx, "reduce result", clscan__type_size(ctx, type), result_buf);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
@@ -73,7 +73,7 @@ clscan_status clscan__check_reduce(clscan_context *ctx, cl_mem in, size_t n, cls
     if (st == CLSCAN_SUCCESS && !result)
         st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_reduce: result is NULL");
     if (st == CLSCAN_SUCCESS && n > 0)
-        st = clscan__check_buffer(ctx, in, "in", n, clscan_type_size(type), 1, 0);
+        st = clscan__check_buffer(ctx, in, "in", n, clscan__type_size(ctx, type), 1, 0);
     return st;
 }
 
@@ -85,12 +85,12 @@ clscan_status clscan__reduce_run(clscan_context *ctx, cl_mem in, size_t n, clsca
         return CLSCAN_SUCCESS;
     }
     cl_mem result_buf = NULL;
-    char value[8];
+    char value[CLSCAN__ELEM_MAX];
     clscan_status st = reduce_enqueue(ctx, in, n, type, op, &result_buf);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__read_back(ctx, result_buf, 0, clscan_type_size(type), value, "reduce result");
+        st = clscan__read_back(ctx, result_buf, 0, clscan__type_size(ctx, type), value, "reduce result");
     if (st == CLSCAN_SUCCESS)   /* *result is written only on success */
-        memcpy(result, value, clscan_type_size(type));
+        memcpy(result, value, clscan__type_size(ctx, type));
     return st;
 }
 

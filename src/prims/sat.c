@@ -43,7 +43,7 @@ static clscan_status sat_status(clscan_context *ctx, const clscan__program *p, c
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "a %zu x %zu summed-area table needs too many status words",
                             width, height);
     clscan_status st = clscan__same_memory(ctx, in, out, in_place);
-    return st == CLSCAN_SUCCESS ? clscan__sp_state(ctx, bands * width, p->config.atomics64, status) : st;
+    return st == CLSCAN_SUCCESS ? clscan__sp_state(ctx, bands * width, p->config.elem, p->config.atomics64, status) : st;
 }
 
 /* CPUs: a band a compute unit, but no band under SAT_CPU_MIN_ROWS rows: each band costs three status
@@ -186,7 +186,7 @@ static int sat_tiles_fit(size_t width, size_t chunks, size_t bands, size_t band,
 static clscan_status sat_next_epoch(clscan_context *ctx, const clscan__program *p, cl_uint *epoch)
 {
     cl_mem status = NULL;
-    clscan_status st = clscan__sp_state(ctx, 1, p->config.atomics64, &status);
+    clscan_status st = clscan__sp_state(ctx, 1, p->config.elem, p->config.atomics64, &status);
     *epoch = ctx->sp_epoch + 1;
     return st;
 }

@@ -8,7 +8,7 @@ clscan_status clscan__check_scan(clscan_context *ctx, cl_mem in, cl_mem out, siz
     clscan_status st = clscan__check_type_op(ctx, n, type, op);
     if (st != CLSCAN_SUCCESS || n == 0)
         return st;
-    size_t elem = clscan_type_size(type);
+    size_t elem = clscan__type_size(ctx, type);
     st = clscan__check_buffer(ctx, in, "in", n, elem, 1, 0);
     if (st == CLSCAN_SUCCESS)
         st = clscan__check_buffer(ctx, out, "out", n, elem, 0, 1);
@@ -54,7 +54,7 @@ static clscan_status scan_host(clscan_context *ctx, const void *in, void *out, s
     if (st == CLSCAN_SUCCESS && n > 0 && (!in || !out))
         st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is NULL", in ? "out" : "in");
     if (st == CLSCAN_SUCCESS && n > 0) {
-        size_t bytes = n * clscan_type_size(type);
+        size_t bytes = n * clscan__type_size(ctx, type);
         cl_int err = CL_SUCCESS;
         cl_mem buf = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, (void *)in, &err);
         if (err != CL_SUCCESS)

@@ -17,6 +17,7 @@ typedef struct sort_args {
     size_t n;
     clscan_type key_type, value_type;
     int by_key;                 /* 0: keys only, values unused */
+    size_t value_bytes;         /* registered value types too (sort_run) */
 } sort_args;
 
 /* Where keys (and values) travel: [0] the caller's A, [1] and [2] the scratch B and C; and the counts.
@@ -46,7 +47,7 @@ static void sort_defines(clscan__config *cfg, const sort_args *a)
         clscan__config_define(cfg, "CLSCAN_SORT_KEY_SIGNED", NULL);
     else if (clscan__type_is_float(key))
         clscan__config_define(cfg, "CLSCAN_SORT_KEY_FLOAT", NULL);
-    clscan__config_define_uint(cfg, "CLSCAN_SORT_VALUE_BYTES", a->by_key ? (unsigned)clscan_type_size(a->value_type) : 0);
+    clscan__config_define_uint(cfg, "CLSCAN_SORT_VALUE_BYTES", a->by_key ? (unsigned)a->value_bytes : 0);
     clscan__config_define_uint(cfg, "CLSCAN_RADIX_BITS", cfg->param[RADIX_BITS]);
     if (cfg->param[HIST64])
         clscan__config_define(cfg, "CLSCAN_SORT_HIST64", NULL);
@@ -78,7 +79,7 @@ static clscan_status sort_buffers_get(clscan_context *ctx, const clscan__config 
     static const char *const key_slots[2] = {"sort keys B", "sort keys C"};
     static const char *const value_slots[2] = {"sort values B", "sort values C"};
     const size_t hist_bytes = cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint);
-    const size_t key_bytes = a->n * clscan_type_size(a->key_type), value_bytes = a->n * clscan_type_size(a->value_type);
+    const size_t key_bytes = a->n * clscan_type_size(a->key_type), value_bytes = a->n * a->value_bytes;
     clscan_status st = CLSCAN_SUCCESS;
     b->keys[0] = a->keys, b->values[0] = a->values;
     for (int i = 0; i < 2 && st == CLSCAN_SUCCESS; i++) {
@@ -258,24 +259,35 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
     return st;
 }
 
-/* Every check before anything is enqueued. Sorting moves bit patterns only, so double keys and values
- * need 64-bit integers on the device, not fp64. */
+/* A key or value type: built-in (sorting moves bit patterns only, so double keys and values need 64-bit
+ * integers on the device, not fp64), or, for values, registered with ctx (moved as bytes). Keys of a
+ * registered type have no order the sort knows. */
+static clscan_status check_sort_type(clscan_context *ctx, clscan_type type, int is_key, const char *fn)
+{
+    const clscan__user_type *user = clscan__user_type_of(ctx, type);
+    if (user && is_key)
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s: keys of a registered type (%s) have no order to sort by; "
+                            "registered types are taken as values", fn, user->name);
+    if (user)
+        return CLSCAN_SUCCESS;
+    if (!clscan__type_valid(type))
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: unknown clscan_type %#x%s", fn, (unsigned)type,
+                            clscan__is_user_value((unsigned)type) ? " (not registered with this context)" : "");
+    if (clscan_type_size(type) == 8 && !ctx->info.int64)
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s has no 64-bit integer support", ctx->info.name);
+    return CLSCAN_SUCCESS;
+}
+
+/* Every check before anything is enqueued. */
 static clscan_status check_sort(clscan_context *ctx, const sort_args *a, const char *fn)
 {
-    const clscan_type types[2] = {a->key_type, a->value_type};
-    for (int i = 0; i < (a->by_key ? 2 : 1); i++) {
-        if (clscan__user_type_of(ctx, types[i]))   /* registered types: not yet (as validate.c says) */
-            return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s: registered types are not taken yet (%s)", fn,
-                                clscan__type_name(ctx, types[i]));
-        if (!clscan__type_valid(types[i]))
-            return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: unknown clscan_type %d", fn, (int)types[i]);
-        if (clscan_type_size(types[i]) == 8 && !ctx->info.int64)
-            return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s has no 64-bit integer support", ctx->info.name);
-    }
-    if (a->n == 0)
-        return CLSCAN_SUCCESS;
-    size_t kb = clscan_type_size(a->key_type), vb = clscan_type_size(a->value_type);
-    clscan_status st = clscan__check_buffer(ctx, a->keys, "keys", a->n, kb, 1, 1);
+    clscan_status st = check_sort_type(ctx, a->key_type, 1, fn);
+    if (st == CLSCAN_SUCCESS && a->by_key)
+        st = check_sort_type(ctx, a->value_type, 0, fn);
+    if (st != CLSCAN_SUCCESS || a->n == 0)
+        return st;
+    size_t kb = clscan_type_size(a->key_type), vb = a->value_bytes;
+    st = clscan__check_buffer(ctx, a->keys, "keys", a->n, kb, 1, 1);
     if (st == CLSCAN_SUCCESS && a->by_key)
         st = clscan__check_buffer(ctx, a->values, "values", a->n, vb, 1, 1);
     if (st == CLSCAN_SUCCESS && a->by_key)
@@ -283,11 +295,14 @@ static clscan_status check_sort(clscan_context *ctx, const sort_args *a, const c
     return st;
 }
 
-static clscan_status sort_run(clscan_context *ctx, const sort_args *a, const char *fn)
+static clscan_status sort_run(clscan_context *ctx, const sort_args *call, const char *fn)
 {
     if (!ctx)
         return CLSCAN_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
+    sort_args args = *call;
+    const sort_args *a = &args;
+    args.value_bytes = clscan__type_size(ctx, call->value_type);
     clscan_status st = check_sort(ctx, a, fn);
     if (st == CLSCAN_SUCCESS && a->n > 1) {
         clscan__config cfg = sort_config(ctx, a);
@@ -304,13 +319,13 @@ static clscan_status sort_run(clscan_context *ctx, const sort_args *a, const cha
 
 clscan_status clscan_sort(clscan_context *ctx, cl_mem keys, size_t n, clscan_type type)
 {
-    const sort_args a = {keys, NULL, n, type, CLSCAN_UINT32, 0};
+    const sort_args a = {keys, NULL, n, type, CLSCAN_UINT32, 0, 0};
     return sort_run(ctx, &a, "clscan_sort");
 }
 
 clscan_status clscan_sort_by_key(clscan_context *ctx, cl_mem keys, cl_mem values, size_t n, clscan_type key_type,
                                  clscan_type value_type)
 {
-    const sort_args a = {keys, values, n, key_type, value_type, 1};
+    const sort_args a = {keys, values, n, key_type, value_type, 1, 0};
     return sort_run(ctx, &a, "clscan_sort_by_key");
 }

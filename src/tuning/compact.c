@@ -12,10 +12,10 @@ static const compact_row table[] = {
     {.key = {NULL, NULL, 0}},
 };
 
-clscan__tuning clscan__table_compact_tile(const clscan__device_info *dev, clscan_type type)
+clscan__tuning clscan__table_compact_tile(const clscan__device_info *dev, size_t elem)
 {
     const compact_row *row = CLSCAN__ROW(dev, table);
-    clscan__tuning t = clscan__table_scan_tile(dev, type);
+    clscan__tuning t = clscan__table_scan_tile(dev, elem);
     if (row->wg)
         t.wg_size = row->wg, t.items = row->items;
     return t;

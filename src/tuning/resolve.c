@@ -32,7 +32,7 @@ static clscan__tuning in_force(const clscan_context *ctx, clscan_type type, clsc
     long mode = clscan__tuned(ctx, CLSCAN_TUNE_ITEMS_MODE);
     if (mode)
         t.stream = mode == 2;
-    size_t elem = clscan_type_size(type);
+    size_t elem = clscan__type_size(ctx, type);
     t.wg_size = clscan__floor_pow2(t.wg_size < ctx->info.max_wg ? t.wg_size : ctx->info.max_wg);
     if (t.items == 0)
         t.items = 1;
@@ -49,12 +49,13 @@ static clscan__tuning in_force(const clscan_context *ctx, clscan_type type, clsc
 
 clscan__tuning clscan__scan_tile(const clscan_context *ctx, clscan_type type)
 {
-    return in_force(ctx, type, clscan__table_scan_tile(&ctx->info, type), tile_local_bytes);
+    return in_force(ctx, type, clscan__table_scan_tile(&ctx->info, clscan__type_size(ctx, type)), tile_local_bytes);
 }
 
 clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type)
 {
-    return in_force(ctx, type, clscan__table_compact_tile(&ctx->info, type), compact_local_bytes);
+    return in_force(ctx, type, clscan__table_compact_tile(&ctx->info, clscan__type_size(ctx, type)),
+                    compact_local_bytes);
 }
 
 /* The sort's own local-memory fit is the sort's (src/prims/sort.c): it depends on its digits. */

@@ -25,10 +25,12 @@ static const scan_row table[] = {
     {.key = {NULL, NULL, 0}, .wg4 = 128, .items4 = 8, .wg8 = 128, .items8 = 4},
 };
 
-clscan__tuning clscan__table_scan_tile(const clscan__device_info *dev, clscan_type type)
+/* Elements wider than 8 bytes (registered types) start from the 8-byte tile; the device's local
+ * memory then cuts it down (resolve.c). */
+clscan__tuning clscan__table_scan_tile(const clscan__device_info *dev, size_t elem)
 {
     const scan_row *row = CLSCAN__ROW(dev, table);
-    int wide = clscan_type_size(type) == 8;
+    int wide = elem >= 8;
     return (clscan__tuning){wide ? row->wg8 : row->wg4, wide ? row->items8 : row->items4, row->stream};
 }
 
@@ -37,16 +39,16 @@ unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev)
     return CLSCAN__ROW(dev, table)->sp_groups_per_cu;
 }
 
-clscan_strategy clscan__table_strategy(const clscan__device_info *dev, clscan_type type, size_t n)
+clscan_strategy clscan__table_strategy(const clscan__device_info *dev, size_t elem, size_t n)
 {
     /* One tile: block-sum is a single scan_tiles launch with no status words, 7-12% faster than
      * single-pass at 2^10..2^13 on the H100. Above, single-pass moves 2n elements in one launch; it
      * has passed the suite on the H100 and on PoCL and was the fastest there from 2^14 up. */
-    clscan__tuning t = clscan__table_scan_tile(dev, type);
+    clscan__tuning t = clscan__table_scan_tile(dev, elem);
     if (n <= (size_t)t.wg_size * t.items)
         return CLSCAN_STRATEGY_BLOCK_SUM;
     const scan_row *row = CLSCAN__ROW(dev, table);
-    if (clscan_type_size(type) == 8 && n >= row->rts8_from && n < row->rts8_to)
+    if (elem == 8 && n >= row->rts8_from && n < row->rts8_to)
         return CLSCAN_STRATEGY_REDUCE_THEN_SCAN;
     return CLSCAN_STRATEGY_SINGLE_PASS;
 }

@@ -23,16 +23,16 @@ const void *clscan__table_row(const clscan__device_info *dev, const void *rows, 
 typedef struct clscan__tuning { unsigned wg_size, items; int stream; } clscan__tuning;
 
 /* ---- the scan engine's table (scan.c) --------------------------------------------------------- */
-/* The table's tile for elements of this type (before the device's limits). */
-clscan__tuning clscan__table_scan_tile(const clscan__device_info *dev, clscan_type type);
+/* The table's tile for elements of elem bytes (before the device's limits). */
+clscan__tuning clscan__table_scan_tile(const clscan__device_info *dev, size_t elem);
 /* The strategy and work-group algorithm AUTO stand for. */
-clscan_strategy clscan__table_strategy(const clscan__device_info *dev, clscan_type type, size_t n);
+clscan_strategy clscan__table_strategy(const clscan__device_info *dev, size_t elem, size_t n);
 clscan_wg_algorithm clscan__table_wg(const clscan__device_info *dev, clscan_type type, size_t n);
 /* Single-pass launches: work-groups a compute unit, each taking tile after tile (0: a group a tile). */
 unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev);
 
 /* ---- the other primitives' tables (compact.c, sort.c, sat.c) ----------------------------------- */
-clscan__tuning clscan__table_compact_tile(const clscan__device_info *dev, clscan_type type);
+clscan__tuning clscan__table_compact_tile(const clscan__device_info *dev, size_t elem);
 typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; } clscan__sort_tuning;
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes);
 /* Summed-area tables: rows per band (0: the CPU shape), tiles a group from which three-pass tasks are
