@@ -309,7 +309,8 @@ static void test_refusals(void **state)
     still_works();
 }
 
-/* An operator with another type or another context; a registered type where functions take none yet. */
+/* An operator with another type or another context; a registered type with a built-in operator, as a
+ * sort key, or in another context (tests/test_user_types.c runs what registered types are taken by). */
 static void test_wrong_type_or_context(void **state)
 {
     (void)state;
@@ -329,7 +330,8 @@ static void test_wrong_type_or_context(void **state)
     assert_int_equal(clscan_context_type_size(ctx, CLSCAN_INT16), 2);
     assert_int_equal(clscan_inclusive_scan(other, a, b, 100, pair, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
     assert_int_equal(clscan_inclusive_scan(ctx, a, b, 100, pair, CLSCAN_ADD), CLSCAN_UNSUPPORTED);
-    assert_int_equal(clscan_sort_by_key(ctx, a, b, 100, CLSCAN_UINT32, pair), CLSCAN_UNSUPPORTED);
+    assert_int_equal(clscan_sort_by_key(ctx, a, b, 100, pair, CLSCAN_UINT32), CLSCAN_UNSUPPORTED);
+    assert_int_equal(clscan_sort_by_key(other, a, b, 100, CLSCAN_UINT32, pair), CLSCAN_INVALID_ARGUMENT);
     clscan_context_release(other);
     clReleaseMemObject(a);
     clReleaseMemObject(b);
