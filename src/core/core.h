@@ -248,6 +248,12 @@ size_t clscan__type_size(const clscan_context *ctx, clscan_type type);   /* regi
  * host copies of an element (identities, totals, seeds) are this many bytes. */
 #define CLSCAN__ELEM_MAX 128
 const char *clscan__type_name(const clscan_context *ctx, clscan_type type);   /* its OpenCL C name */
+/* What type, and op on it, mean on ctx, as 64 bits that are equal wherever the same ones were registered
+ * (in another context or process, at another index): a built-in value stands for itself, a registered
+ * one for its code, size, identity and flags. clscan_mpi's ranks compare these, not the values, which
+ * hold the context's tag. */
+uint64_t clscan__type_key(const clscan_context *ctx, clscan_type type);
+uint64_t clscan__op_key(const clscan_context *ctx, clscan_type type, clscan_op op);
 /* *text: the registered code a program of (type, op) starts with, or NULL for none; 0 when out of
  * memory. Free with free(). */
 int clscan__user_source(const clscan_context *ctx, clscan_type type, clscan_op op, char **text);

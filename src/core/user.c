@@ -303,3 +303,42 @@ clscan_status clscan_register_op(clscan_context *ctx, clscan_type type, const ch
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }
+
+/* ---- what a value means, across contexts (clscan_mpi) ---------------------------------------------- */
+/* FNV-1a over len bytes, continuing from h. */
+static uint64_t fnv(uint64_t h, const void *data, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ ((const unsigned char *)data)[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* A text with its terminating zero, told from no text at all. */
+static uint64_t fnv_text(uint64_t h, const char *s)
+{
+    return s ? fnv(fnv(h, "s", 1), s, strlen(s) + 1) : fnv(h, "n", 1);
+}
+
+uint64_t clscan__type_key(const clscan_context *ctx, clscan_type type)
+{
+    const clscan__user_type *t = clscan__user_type_of(ctx, type);
+    const unsigned value = (unsigned)type;
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (!t)
+        return fnv(fnv(h, "B", 1), &value, sizeof value);
+    const uint64_t size = t->size;   /* the same bytes whatever the width of size_t */
+    h = fnv(fnv(h, "T", 1), &size, sizeof size);
+    return fnv_text(fnv_text(h, t->name), t->declaration);
+}
+
+uint64_t clscan__op_key(const clscan_context *ctx, clscan_type type, clscan_op op)
+{
+    const clscan__user_op *o = clscan__user_op_of(ctx, op);
+    const unsigned value = (unsigned)op;
+    uint64_t h = clscan__type_key(ctx, o ? o->type : type);
+    if (!o)
+        return fnv(fnv(h, "b", 1), &value, sizeof value);
+    h = fnv(fnv(h, "O", 1), &o->flags, sizeof o->flags);
+    h = fnv_text(fnv_text(h, o->combine), o->preamble);
+    return fnv(h, o->identity, clscan__type_size(ctx, o->type));
+}
