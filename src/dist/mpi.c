@@ -1,8 +1,9 @@
 /* clscan_mpi: one device a rank, one value a rank over the network. The ranks agree on every status
  * through the hooks of collective.h (an MPI_Allreduce of the status, which MPI_MIN makes the most
  * negative, i.e. a failure when any rank failed); scans add the MPI_Exscan of the rank totals as the
- * seed of each rank's part, compaction the MPI_Exscan and MPI_Allreduce of the counts. MPI's own
- * errors go to the communicator's error handler (by default MPI_ERRORS_ARE_FATAL). */
+ * seed of each rank's part, compaction the MPI_Exscan and MPI_Allreduce of the counts. A registered
+ * operator's totals only cross as bytes (MPI_Allgather): collective.c combines them on the device.
+ * MPI's own errors go to the communicator's error handler (by default MPI_ERRORS_ARE_FATAL). */
 #include "clscan/clscan_mpi.h"
 #include "prims/collective.h"
 #include <math.h>
@@ -11,22 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the hooks need: the communicator, the reduction's MPI datatype and operation, and the caller's
- * type and operator (-1 where the call has none), which every rank must pass alike. */
+/* What the hooks need: the communicator and the MPI datatype and operation of a built-in operator. */
 typedef struct mpi_step {
     MPI_Comm comm;
     MPI_Datatype type;
     MPI_Op op;
-    int clscan_type, clscan_op;
 } mpi_step;
 
-/* One MPI_Allreduce (MPI_MIN) of the status, of type and operator with both signs (ranks that passed
- * different types or operators would otherwise combine mismatched values, so that fails the call too)
- * and of whether the rank wrote its outputs (then no rank may report "nothing written"). */
-static clscan_status agree(void *arg, clscan_status local, int written)
+/* One MPI_Allreduce (MPI_MIN) of the status, of the key of the type and operator in two 31-bit halves
+ * with both signs (ranks that passed different types or operators would otherwise combine mismatched
+ * values, so that fails the call too) and of whether the rank wrote its outputs (then no rank may
+ * report "nothing written"). */
+static clscan_status agree(void *arg, clscan_status local, int written, uint64_t key)
 {
     const mpi_step *s = arg;
-    int mine[6] = {(int)local, s->clscan_type, -s->clscan_type, s->clscan_op, -s->clscan_op, -(written != 0)}, all[6];
+    const int low = (int)(key & 0x7fffffffu), high = (int)(key >> 31 & 0x7fffffffu);
+    int mine[6] = {(int)local, low, -low, high, -high, -(written != 0)}, all[6];
     MPI_Allreduce(mine, all, 6, MPI_INT, MPI_MIN, s->comm);
     if (all[0] == CLSCAN_SUCCESS && (all[1] != -all[2] || all[3] != -all[4]))
         return CLSCAN_INVALID_ARGUMENT;
@@ -35,7 +36,8 @@ static clscan_status agree(void *arg, clscan_status local, int written)
     return (clscan_status)all[0];
 }
 
-/* MPI_Exscan leaves rank 0's result undefined: its seed stays the identity. */
+/* MPI_Exscan leaves rank 0's result undefined: its seed stays the identity. Built-in types only, none
+ * wider than 8 bytes. */
 static clscan_status exscan_seed(void *arg, const void *total, void *seed)
 {
     const mpi_step *s = arg;
@@ -49,6 +51,26 @@ static clscan_status exscan_seed(void *arg, const void *total, void *seed)
         memcpy(seed, before, (size_t)bytes);
     }
     return CLSCAN_SUCCESS;
+}
+
+static clscan_status allreduce_all(void *arg, const void *value, void *all)
+{
+    const mpi_step *s = arg;
+    MPI_Allreduce((void *)value, all, 1, s->type, s->op, s->comm);
+    return CLSCAN_SUCCESS;
+}
+
+static void place(void *arg, int *rank, int *ranks)
+{
+    const mpi_step *s = arg;
+    MPI_Comm_rank(s->comm, rank);
+    MPI_Comm_size(s->comm, ranks);
+}
+
+static void gather(void *arg, const void *mine, size_t size, void *gathered)
+{
+    const mpi_step *s = arg;
+    MPI_Allgather((void *)mine, (int)size, MPI_BYTE, gathered, (int)size, MPI_BYTE, s->comm);
 }
 
 /* Float min and max as the kernels do them (fmin, fmax: a NaN loses to a number); MPI_MIN and MPI_MAX
@@ -68,10 +90,11 @@ ELEMENTWISE(double_max, double, fmax)
 /* The MPI datatype and operation of (type, op). Integer add and mul run on the unsigned type of the
  * same width: its wrap-around has the bits of two's-complement wrap-around, which signed MPI types
  * leave undefined. Float min and max are user operations (freed by step_end). Unknown type or op:
- * MPI_DATATYPE_NULL (the checks then fail the call before any step). */
+ * MPI_DATATYPE_NULL or MPI_OP_NULL (the checks then fail the call before any step, or, for a registered
+ * operator, collective.c combines through place and gather instead). */
 static mpi_step step_begin(MPI_Comm comm, clscan_type type, clscan_op op)
 {
-    mpi_step s = {comm, MPI_DATATYPE_NULL, MPI_OP_NULL, (int)type, (int)op};
+    mpi_step s = {comm, MPI_DATATYPE_NULL, MPI_OP_NULL};
     int wrap = op == CLSCAN_ADD || op == CLSCAN_MUL, is_float = type == CLSCAN_FLOAT || type == CLSCAN_DOUBLE;
     switch (type) {
     case CLSCAN_INT8: s.type = wrap ? MPI_UINT8_T : MPI_INT8_T; break;
@@ -108,7 +131,7 @@ static void step_end(mpi_step *s)
 
 static clscan__collective hooks(mpi_step *s, const char *name, const char *invalid)
 {
-    clscan__collective c = {s, name, invalid, agree, exscan_seed};
+    clscan__collective c = {s, name, invalid, agree, exscan_seed, allreduce_all, place, gather};
     return c;
 }
 
@@ -150,12 +173,7 @@ clscan_status clscan_mpi_reduce(clscan_context *ctx, MPI_Comm comm, cl_mem in, s
         return CLSCAN_INVALID_ARGUMENT;
     mpi_step s = step_begin(comm, type, op);
     const clscan__collective c = hooks(&s, "clscan_mpi_reduce", result ? NULL : "result is NULL");
-    char mine[8], all[8];
-    clscan_status st = clscan__reduce_collective(ctx, in, n, type, op, mine, &c);
-    if (st == CLSCAN_SUCCESS) {
-        MPI_Allreduce(mine, all, 1, s.type, s.op, comm);
-        memcpy(result, all, clscan_type_size(type));
-    }
+    clscan_status st = clscan__reduce_collective(ctx, in, n, type, op, result, &c);
     step_end(&s);
     return st;
 }
@@ -165,7 +183,7 @@ clscan_status clscan_mpi_compact(clscan_context *ctx, MPI_Comm comm, cl_mem in, 
 {
     if (!comm_usable(comm))
         return CLSCAN_INVALID_ARGUMENT;
-    mpi_step s = {comm, MPI_UINT64_T, MPI_SUM, (int)type, -1};
+    mpi_step s = {comm, MPI_UINT64_T, MPI_SUM};
     const clscan__collective c = hooks(&s, "clscan_mpi_compact", !offset ? "offset is NULL" : !total ? "total is NULL"
                                                                                                       : NULL);
     size_t kept = 0;
@@ -226,8 +244,8 @@ clscan_status clscan_mpi_context_create(clscan_context **ctx, MPI_Comm comm)
         device_for_rank(node_rank, spec, sizeof spec);
         st = clscan_context_create(ctx, env && *env ? NULL : spec);
     }
-    mpi_step s = {comm, MPI_DATATYPE_NULL, MPI_OP_NULL, -1, -1};
-    clscan_status all = agree(&s, st, 0);
+    mpi_step s = {comm, MPI_DATATYPE_NULL, MPI_OP_NULL};
+    clscan_status all = agree(&s, st, 0, 0);
     if (all != CLSCAN_SUCCESS && ctx) {
         clscan_context_release(*ctx);
         *ctx = NULL;

@@ -1,14 +1,16 @@
 /* The scan, reduction and compaction with the agreement points of src/prims/collective.h: the same checks
  * and device work as the one-device functions, with every rank calling the hooks in the same order
- * whatever fails where, so that a failing rank never leaves the others waiting in a collective. */
+ * whatever fails where, so that a failing rank never leaves the others waiting in a collective. The
+ * ranks' totals of a registered operator are gathered and combined here, on the device. */
 #include "collective.h"
 #include "prims.h"
+#include <stdlib.h>
 #include <string.h>
 
 /* The agreed status; a rank that was fine records why it fails all the same. */
-static clscan_status agree(clscan_context *ctx, const clscan__collective *c, clscan_status local)
+static clscan_status agree(clscan_context *ctx, const clscan__collective *c, uint64_t key, clscan_status local)
 {
-    clscan_status all = c->agree(c->arg, local, ctx->outputs_written);
+    clscan_status all = c->agree(c->arg, local, ctx->outputs_written, key);
     if (local == CLSCAN_SUCCESS && all != CLSCAN_SUCCESS)
         return clscan__fail(ctx, all, "%s: another rank failed (%s), or the ranks passed different types or "
                             "operators", c->name, clscan_status_string(all));
@@ -19,12 +21,48 @@ static clscan_status agree(clscan_context *ctx, const clscan__collective *c, cls
 #define CHECKS(ctx, c, checks) \
     ((c)->invalid ? clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: %s", (c)->name, (c)->invalid) : (checks))
 
-/* Registered operators: the ranks' totals would need the operator on the device, not an MPI one. */
-static clscan_status no_user_op(clscan_context *ctx, const clscan__collective *c, clscan_status st, clscan_op op)
+/* What a scan or reduction carries between its steps, elements of the type's size (a registered type
+ * may have any): this rank's total, what it gets (its seed or the reduction, the identity until then)
+ * and, for a registered operator, every rank's total. One allocation, made before the first agreement
+ * so that its failure is agreed on too. */
+typedef struct elems {
+    unsigned char *mine, *got, *ranks;
+    size_t size;
+    int rank, count;
+} elems;
+
+static clscan_status elems_alloc(clscan_context *ctx, const clscan__collective *c, clscan_type type, clscan_op op,
+                                 elems *e)
 {
-    if (st == CLSCAN_SUCCESS && clscan__is_user_value((unsigned)op))
-        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s: registered operators are not taken across ranks yet",
-                            c->name);
+    e->size = clscan__type_size(ctx, type);
+    if (clscan__is_user_value((unsigned)op))
+        c->place(c->arg, &e->rank, &e->count);
+    e->mine = calloc((size_t)e->count + 2, e->size);
+    if (!e->mine)
+        return clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "%s: no host memory for %d elements of %zu bytes", c->name,
+                            e->count + 2, e->size);
+    e->got = e->mine + e->size, e->ranks = e->got + e->size;
+    clscan__identity(ctx, type, op, e->mine);
+    clscan__identity(ctx, type, op, e->got);
+    return CLSCAN_SUCCESS;
+}
+
+/* Registered operators: every rank's total gathered here, then those of ranks 0 .. upto - 1 combined
+ * into e->got on this device by the one-device reduction, in rank order with earlier ranks on the left
+ * (the operator need not commute). Never an MPI operation: only a device runs the user's OpenCL C. */
+static clscan_status combine_ranks(clscan_context *ctx, const clscan__collective *c, clscan_type type,
+                                   clscan_op op, elems *e, int upto)
+{
+    c->gather(c->arg, e->mine, e->size, e->ranks);
+    if (upto == 0)
+        return CLSCAN_SUCCESS;   /* e->got holds the identity */
+    cl_int err = CL_SUCCESS;
+    cl_mem totals = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)upto * e->size,
+                                   e->ranks, &err);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clCreateBuffer (the ranks' totals)", err);
+    clscan_status st = clscan__reduce_run(ctx, totals, (size_t)upto, type, op, e->got);
+    clReleaseMemObject(totals);
     return st;
 }
 
@@ -32,29 +70,32 @@ clscan_status clscan__scan_collective(clscan_context *ctx, cl_mem in, cl_mem out
                                       clscan_op op, int exclusive, const clscan__collective *c)
 {
     if (!ctx)
-        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0);
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0, 0);
     pthread_mutex_lock(&ctx->lock);
-    clscan_status st = no_user_op(ctx, c, CHECKS(ctx, c, clscan__check_scan(ctx, in, out, n, type, op)), op);
-    st = agree(ctx, c, st);
+    elems e = {NULL, NULL, NULL, 0, 0, 0};
+    clscan_status st = CHECKS(ctx, c, clscan__check_scan(ctx, in, out, n, type, op));
+    if (st == CLSCAN_SUCCESS)
+        st = elems_alloc(ctx, c, type, op, &e);
+    const uint64_t key = clscan__op_key(ctx, type, op);
+    st = agree(ctx, c, key, st);
     /* Up to the last agreement: a rank that wrote its part and learns there that another failed must not
      * report CLSCAN_OUT_OF_MEMORY (nothing written) either. */
     if (st == CLSCAN_SUCCESS)
         clscan__outputs(ctx, out, NULL);
-    char total[8], seed[8];
+    /* The first half writes only scratch: a failure there still leaves every output as it was. */
+    if (st == CLSCAN_SUCCESS)
+        st = agree(ctx, c, key, n ? clscan__scan_split_total(ctx, in, n, type, op, e.mine) : CLSCAN_SUCCESS);
     if (st == CLSCAN_SUCCESS) {
-        clscan__identity(ctx, type, op, total);
-        clscan__identity(ctx, type, op, seed);
-        /* The first half writes only scratch: a failure there still leaves every output as it was. */
-        st = agree(ctx, c, n ? clscan__scan_split_total(ctx, in, n, type, op, total) : CLSCAN_SUCCESS);
-    }
-    if (st == CLSCAN_SUCCESS) {
-        st = c->seed(c->arg, total, seed);
+        /* A registered operator's seed is device work, which may fail: agreed before any output is written. */
+        st = clscan__is_user_value((unsigned)op) ? agree(ctx, c, key, combine_ranks(ctx, c, type, op, &e, e.rank))
+                                                 : c->seed(c->arg, e.mine, e.got);
         if (st == CLSCAN_SUCCESS && n)
-            st = clscan__scan_split_finish(ctx, in, out, n, type, op, exclusive, seed);
-        st = agree(ctx, c, st);
+            st = clscan__scan_split_finish(ctx, in, out, n, type, op, exclusive, e.got);
+        st = agree(ctx, c, key, st);
     }
     clscan__outputs(ctx, NULL, NULL);
     pthread_mutex_unlock(&ctx->lock);
+    free(e.mine);
     return st;
 }
 
@@ -62,16 +103,23 @@ clscan_status clscan__reduce_collective(clscan_context *ctx, cl_mem in, size_t n
                                         void *result, const clscan__collective *c)
 {
     if (!ctx)
-        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0);
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0, 0);
     pthread_mutex_lock(&ctx->lock);
-    clscan_status st = no_user_op(ctx, c, CHECKS(ctx, c, clscan__check_reduce(ctx, in, n, type, op, result)), op);
-    st = agree(ctx, c, st);
-    char value[8];
+    elems e = {NULL, NULL, NULL, 0, 0, 0};
+    clscan_status st = CHECKS(ctx, c, clscan__check_reduce(ctx, in, n, type, op, result));
     if (st == CLSCAN_SUCCESS)
-        st = agree(ctx, c, clscan__reduce_run(ctx, in, n, type, op, value));
+        st = elems_alloc(ctx, c, type, op, &e);
+    const uint64_t key = clscan__op_key(ctx, type, op);
+    st = agree(ctx, c, key, st);
     if (st == CLSCAN_SUCCESS)
-        memcpy(result, value, clscan_type_size(type));
+        st = agree(ctx, c, key, clscan__reduce_run(ctx, in, n, type, op, e.mine));
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__is_user_value((unsigned)op) ? agree(ctx, c, key, combine_ranks(ctx, c, type, op, &e, e.count))
+                                                 : c->all(c->arg, e.mine, e.got);
+    if (st == CLSCAN_SUCCESS)
+        memcpy(result, e.got, e.size);
     pthread_mutex_unlock(&ctx->lock);
+    free(e.mine);
     return st;
 }
 
@@ -79,14 +127,15 @@ clscan_status clscan__compact_collective(clscan_context *ctx, cl_mem in, cl_mem 
                                          clscan_type type, size_t *count, const clscan__collective *c)
 {
     if (!ctx)
-        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0);
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0, 0);
     pthread_mutex_lock(&ctx->lock);
     clscan_status st = CHECKS(ctx, c, clscan__check_compact(ctx, in, flags, out, n, type, count));
-    st = agree(ctx, c, st);
+    const uint64_t key = clscan__type_key(ctx, type);
+    st = agree(ctx, c, key, st);
     size_t kept = 0;
     if (st == CLSCAN_SUCCESS) {
         clscan__outputs(ctx, out, NULL);   /* as in the scan: through the last agreement */
-        st = agree(ctx, c, clscan__compact_run(ctx, in, flags, out, n, type, &kept));
+        st = agree(ctx, c, key, clscan__compact_run(ctx, in, flags, out, n, type, &kept));
     }
     if (st == CLSCAN_SUCCESS)
         *count = kept;

@@ -245,9 +245,9 @@ static int read_out(fixture *f, cl_mem m, int32_t *got)
 static clscan_status run_inclusive(fixture *f) { return clscan_inclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD); }
 /* clscan_mpi's split scan as a rank alone sees it (no MPI here): it agrees with itself, its seed stays
  * the identity, so the result is the plain inclusive scan. */
-static clscan_status agree_alone(void *arg, clscan_status local, int written)
+static clscan_status agree_alone(void *arg, clscan_status local, int written, uint64_t key)
 {
-    (void)arg, (void)written;
+    (void)arg, (void)written, (void)key;
     return local;
 }
 static clscan_status seed_alone(void *arg, const void *total, void *seed)
@@ -257,7 +257,7 @@ static clscan_status seed_alone(void *arg, const void *total, void *seed)
 }
 static clscan_status run_split(fixture *f)
 {
-    const clscan__collective c = {NULL, "split scan", NULL, agree_alone, seed_alone};
+    const clscan__collective c = {NULL, "split scan", NULL, agree_alone, seed_alone, NULL, NULL, NULL};
     return clscan__scan_collective(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD, 0, &c);
 }
 static clscan_status run_exclusive(fixture *f) { return clscan_exclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD); }
