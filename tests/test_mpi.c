@@ -1,7 +1,9 @@
 /* clscan_mpi against a CPU reference of the concatenated slices, run under mpirun with 1, 3 and 4 ranks
  * (label "mpi"): every type x operator x inclusive/exclusive over slices of 0, 1, tile - 1, tile,
  * tile + 1 and larger elements, in place too; the reduction; the compaction; bad arguments on one rank
- * (every rank gets the same status, no output changes, the next call works). Every rank checks, then
+ * (every rank gets the same status, no output changes, the next call works); a registered operator
+ * that does not commute (affine maps mod 2^16) through the scans and the reduction, and ranks that pass
+ * different registered operators or one their context lacks. Every rank checks, then
  * the ranks agree on the verdict before asserting, so that they leave each test together.
  * Rank 0's seed is broadcast; $CLSCAN_TEST_SEED replays. The quick tier (3 ranks) takes the operators of
  * tier_op (tier.h), whose programs the one-device tests have built. */
@@ -178,6 +180,156 @@ static void test_compact(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* ---- registered operators ------------------------------------------------------------------------ */
+/* Affine maps x -> m x + c mod 2^16 in a uint (m high, c low), b after a, as test_user's: not
+ * commutative, so rank totals combined out of rank order, or with the earlier one on the right, fail. */
+static uint32_t affine16(uint32_t a, uint32_t b)
+{
+    uint32_t am = a >> 16, ac = a & 0xffffu, bm = b >> 16, bc = b & 0xffffu;
+    return ((bm * am) & 0xffffu) << 16 | ((bm * ac + bc) & 0xffffu);
+}
+static const char affine16_cl[] = "(((b >> 16) * (a >> 16)) & 0xffffu) << 16 | (((b >> 16) * (a & 0xffffu) + (b & 0xffffu)) & 0xffffu)";
+#define AFFINE16_ID 0x10000u
+static clscan_op affine, other;   /* other: "a ^ b" */
+static int registered;
+
+/* Every rank registers both, odd ranks "a ^ b" first: affine16's value then differs between ranks that
+ * registered the same code, and the ranks must still agree (they compare the code, not the value). */
+static int register_ops(void)
+{
+    const uint32_t id = AFFINE16_ID, zero = 0;
+    int ok = rank % 2 == 0 || clscan_register_op(ctx, CLSCAN_UINT32, "a ^ b", &zero, NULL, CLSCAN_OP_COMMUTATIVE,
+                                                 &other) == CLSCAN_SUCCESS;
+    ok = ok && clscan_register_op(ctx, CLSCAN_UINT32, affine16_cl, &id, NULL, 0, &affine) == CLSCAN_SUCCESS;
+    ok = ok && (rank % 2 == 1 || clscan_register_op(ctx, CLSCAN_UINT32, "a ^ b", &zero, NULL, CLSCAN_OP_COMMUTATIVE,
+                                                    &other) == CLSCAN_SUCCESS);
+    if (!ok)
+        print_error("rank %d: registration failed: %s\n", rank, clscan_last_error(ctx));
+    return all_ranks(ok);
+}
+
+/* Maps with odd multipliers (invertible mod 2^16), so that products never collapse to a constant. */
+static global_data affine_data(int shift, uint64_t salt)
+{
+    global_data g = make_data(CLSCAN_UINT32, CLSCAN_ADD, shift, salt);
+    for (size_t i = 0; i < g.total; i++)
+        ((uint32_t *)g.all)[i] |= 0x10000u;
+    return g;
+}
+
+/* The composition of all[0 .. end), from the identity. */
+static uint32_t affine_prefix(const uint32_t *all, size_t end)
+{
+    uint32_t acc = AFFINE16_ID;
+    for (size_t i = 0; i < end; i++)
+        acc = affine16(acc, all[i]);
+    return acc;
+}
+
+/* One global scan with affine16, every rank checking its own part against the sequential scan of the
+ * whole concatenation. */
+static int user_scan_case(int exclusive, int in_place, int shift)
+{
+    global_data g = affine_data(shift, 0xaff1ull << 32 | (uint64_t)(shift * 4 + exclusive * 2 + in_place));
+    const uint32_t *all = (const uint32_t *)g.all, *mine = all + g.first;
+    const size_t bytes = g.n * 4;
+    cl_mem in = ref_buffer(ctx, bytes + 8, mine), out = in_place ? in : ref_buffer(ctx, bytes + 8, NULL);
+    clscan_status st = exclusive ? clscan_mpi_exclusive_scan(ctx, MPI_COMM_WORLD, in, out, g.n, CLSCAN_UINT32, affine)
+                                 : clscan_mpi_inclusive_scan(ctx, MPI_COMM_WORLD, in, out, g.n, CLSCAN_UINT32, affine);
+    uint32_t *got = malloc(bytes + 8), *kept = malloc(bytes + 8), acc = affine_prefix(all, g.first);
+    assert_true(got && kept);
+    int ok = st == CLSCAN_SUCCESS && ref_read(ctx, out, bytes, got) &&
+             (in_place || (ref_read(ctx, in, bytes, kept) && memcmp(kept, mine, bytes) == 0));
+    size_t at = 0;
+    for (; ok && at < g.n; at++) {
+        const uint32_t before = acc;
+        acc = affine16(acc, mine[at]);
+        ok = got[at] == (exclusive ? before : acc);
+    }
+    if (!ok)
+        print_error("rank %d: affine16 %s%s shift %d (slice %zu of %zu, first wrong at %zu): %s %s\n", rank,
+                    exclusive ? "exclusive" : "inclusive", in_place ? " in place" : "", shift, g.n, g.total,
+                    at ? at - 1 : 0, clscan_status_string(st), clscan_last_error(ctx));
+    clReleaseMemObject(in);
+    if (!in_place)
+        clReleaseMemObject(out);
+    free(got), free(kept), free(g.all);
+    return all_ranks(ok);
+}
+
+static int user_reduce_case(int shift)
+{
+    global_data g = affine_data(shift, 0xaff2ull << 32 | (uint64_t)shift);
+    cl_mem in = ref_buffer(ctx, g.n * 4 + 8, g.all + g.first * 4);
+    uint32_t result = 0x01010101u * REF_POISON, want = affine_prefix((const uint32_t *)g.all, g.total);
+    clscan_status st = clscan_mpi_reduce(ctx, MPI_COMM_WORLD, in, g.n, CLSCAN_UINT32, affine, &result);
+    int ok = st == CLSCAN_SUCCESS && result == want;
+    if (!ok)
+        print_error("rank %d: affine16 reduce shift %d (slice %zu of %zu): %s, got %#x want %#x %s\n", rank, shift,
+                    g.n, g.total, clscan_status_string(st), result, want, clscan_last_error(ctx));
+    clReleaseMemObject(in);
+    free(g.all);
+    return all_ranks(ok);
+}
+
+/* The scans and the reduction with a registered operator that does not commute, over every slice kind
+ * at every rank position, in place too. */
+static void test_registered_op(void **state)
+{
+    (void)state;
+    registered = register_ops();
+    assert_true(registered);
+    int failures = 0;
+    for (int shift = 0; shift < 6; shift++) {
+        failures += !user_scan_case(shift % 2, shift % 3 == 0, shift);
+        failures += !user_scan_case(!(shift % 2), 0, shift);
+        failures += !user_reduce_case(shift);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* The last rank passes another registered operator ("a ^ b") or a value its context never registered
+ * where the others pass affine16: every rank gets CLSCAN_INVALID_ARGUMENT (one rank alone: "a ^ b" is
+ * fine), nothing is written, and the next call works. */
+static int user_mismatch_case(int unregistered)
+{
+    const size_t n = 1000, bytes = n * 4;
+    uint32_t *data = malloc(bytes), *after = malloc(bytes);
+    assert_true(data && after);
+    uint64_t rng = seed ^ 0xaff3ull;
+    for (size_t i = 0; i < n; i++)
+        data[i] = (uint32_t)ref_next(&rng) | 0x10000u;
+    cl_mem in = ref_buffer(ctx, bytes, data), out = ref_buffer(ctx, bytes, NULL);
+    const clscan_op op = rank != ranks - 1 ? affine : unregistered ? (clscan_op)((unsigned)affine + 1000u) : other;
+    const clscan_status want = unregistered || ranks > 1 ? CLSCAN_INVALID_ARGUMENT : CLSCAN_SUCCESS;
+    uint32_t result = 0x01010101u * REF_POISON;
+    clscan_status st[3] = {clscan_mpi_inclusive_scan(ctx, MPI_COMM_WORLD, in, out, n, CLSCAN_UINT32, op),
+                           clscan_mpi_exclusive_scan(ctx, MPI_COMM_WORLD, in, out, n, CLSCAN_UINT32, op),
+                           clscan_mpi_reduce(ctx, MPI_COMM_WORLD, in, n, CLSCAN_UINT32, op, &result)};
+    int ok = st[0] == want && st[1] == want && st[2] == want;
+    if (want != CLSCAN_SUCCESS)
+        ok = ok && clscan_last_error(ctx)[0] != '\0' && ref_read(ctx, out, bytes, after) && ref_is_poison(after, bytes) &&
+             ref_is_poison(&result, sizeof result);
+    ok = ok && ref_read(ctx, in, bytes, after) && memcmp(after, data, bytes) == 0;
+    ok = ok && clscan_mpi_reduce(ctx, MPI_COMM_WORLD, in, n, CLSCAN_UINT32, affine, &result) == CLSCAN_SUCCESS;
+    if (!ok)
+        print_error("rank %d: %s on the last rank: statuses %d %d %d: %s\n", rank,
+                    unregistered ? "an unregistered operator" : "another operator", st[0], st[1], st[2],
+                    clscan_last_error(ctx));
+    clReleaseMemObject(in), clReleaseMemObject(out);
+    free(data), free(after);
+    return all_ranks(ok);
+}
+
+static void test_registered_op_mismatch(void **state)
+{
+    (void)state;
+    if (!registered)
+        skip();
+    assert_true(user_mismatch_case(0));
+    assert_true(user_mismatch_case(1));
+}
+
 /* One rank passes an output too small for its n (or no context at all): every rank gets
  * CLSCAN_INVALID_ARGUMENT and a message, no output changes anywhere, and the next call works. */
 static void bad_call(int bad_rank, int no_context)
@@ -244,11 +396,15 @@ int main(int argc, char **argv)
         seed = ref_seed("test_mpi");
     MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     int failed = 1;
+    if (argc > 1)   /* as test_fault: a pattern of test names, e.g. "test_registered*" */
+        cmocka_set_test_filter(argv[1]);
     if (clscan_mpi_context_create(&ctx, MPI_COMM_WORLD) == CLSCAN_SUCCESS) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_scans),
             cmocka_unit_test(test_reduce),
             cmocka_unit_test(test_compact),
+            cmocka_unit_test(test_registered_op),
+            cmocka_unit_test(test_registered_op_mismatch),
             cmocka_unit_test(test_bad_arguments),
         };
         failed = cmocka_run_group_tests(tests, NULL, NULL);
