@@ -81,7 +81,9 @@ static int usage(FILE *f, int code)
             "in LIST (comma-separated from int32,uint32,int64,uint64,float,double,int8,uint8,int16,\n"
             "uint16; default int32), against clEnqueueCopyBuffer of the same bytes (the copy roof, bytes\n"
             "read + written), one trivial kernel launch + clFinish, and a single-thread C loop, all in this\n"
-            "run; for int32 the same scans again with \"a + b\" registered as an operator (clscan_register_op);\n"
+            "run; for int32 the same scans again with \"a + b\" registered as an operator (clscan_register_op),\n"
+            "and an argmin scan of 8-byte structs {float value; uint index;} (a registered type and\n"
+            "operator, rows of type argmin) against the copy roof of its own bytes;\n"
             "then clscan_reduce (add), whose\n"
             "rate counts bytes read only, clscan_compact (half the flags set) and clscan_summed_area_table\n"
             "(the n elements as a 2^ceil(k/2)-wide image), clscan_sort of random keys and (4-byte keys)\n"
@@ -155,6 +157,8 @@ typedef struct step {
     clscan_type type;
     clscan_op op;                   /* of the scans: CLSCAN_ADD, or user_add (int32 rows) */
     clscan_op user_add;             /* "a + b" registered on int32 (when int32 is benched) */
+    clscan_type argmin;             /* {float value; uint index;} and the first smallest as an operator, */
+    clscan_op argmin_op;            /* registered with int32 too */
     const void *host_in;
     void *host_ref;
     const unsigned char *host_flags;
@@ -183,7 +187,8 @@ static int step_compact(const step *s)
 static int step_copy(const step *s)
 {
     cl_command_queue q = clscan_context_queue(s->ctx);
-    return clEnqueueCopyBuffer(q, s->in, s->out, 0, 0, s->n * clscan_type_size(s->type), 0, NULL, NULL) == CL_SUCCESS &&
+    return clEnqueueCopyBuffer(q, s->in, s->out, 0, 0, s->n * clscan_context_type_size(s->ctx, s->type), 0, NULL, NULL) ==
+               CL_SUCCESS &&
            clFinish(q) == CL_SUCCESS;
 }
 
@@ -400,7 +405,7 @@ static int compact_matches(const step *s, unsigned char *got)
 static int poison(const step *s)
 {
     const cl_uint p = 0xA5A5A5A5u;
-    const size_t bytes = s->n * clscan_type_size(s->type), piece = (size_t)256 << 20;
+    const size_t bytes = s->n * clscan_context_type_size(s->ctx, s->type), piece = (size_t)256 << 20;
     cl_command_queue q = clscan_context_queue(s->ctx);
     for (size_t off = 0; off < bytes; off += piece) {
         size_t len = bytes - off < piece ? bytes - off : piece;
@@ -686,6 +691,58 @@ static int bench_pairs(const options *o, step *s, void *got, double *t, double l
     return wrong;
 }
 
+/* The argmin scan of 8-byte structs {float value; uint index;} (a registered type and operator): every
+ * pair (or AUTO alone) against the copy roof of the same bytes, rows of type "argmin". */
+typedef struct { float value; uint32_t index; } argmin_t;
+static const char argmin_decl[] = "typedef struct { float value; uint index; } argmin_t;";
+static const char argmin_combine[] = "b.value < a.value ? b : a";   /* the first smallest: not commutative */
+
+static int argmin_matches(const argmin_t *in, const argmin_t *got, size_t n)
+{
+    argmin_t acc = {INFINITY, UINT32_MAX};
+    for (size_t i = 0; i < n; i++) {
+        acc = in[i].value < acc.value ? in[i] : acc;
+        if (got[i].value != acc.value || got[i].index != acc.index)
+            return 0;
+    }
+    return 1;
+}
+
+static int bench_argmin(const options *o, const step *s, double *t, double launch_s, report *rep)
+{
+    const size_t bytes = s->n * sizeof(argmin_t);
+    argmin_t *in = malloc(bytes), *got = malloc(bytes);
+    step a = *s;
+    a.type = s->argmin, a.op = s->argmin_op;
+    cl_context cl = clscan_context_cl_context(s->ctx);
+    uint64_t bits = 0x2545F4914F6CDD1Dull;
+    for (size_t i = 0; in && i < s->n; i++) {
+        bits ^= bits << 13, bits ^= bits >> 7, bits ^= bits << 17;
+        in[i] = (argmin_t){(float)(bits % 1000003) / 1000.0f, (uint32_t)i};
+    }
+    a.in = in && got ? clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, in, NULL) : NULL;
+    a.out = a.in ? clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, NULL) : NULL;
+    double roof = a.out ? 2.0 * bytes / median_time(step_copy, &a, o->runs, t) : 0;
+    int wrong = !(roof > 0);
+    add_row(rep, (row){s->n, "argmin", "copy roof (clEnqueueCopyBuffer)", 2e3 * bytes / roof, roof / 1e9, 1.0,
+                       2.0 * bytes / roof / launch_s, roof > 0});
+    for (size_t p = o->auto_only ? NPAIRS - 1 : 0; roof > 0 && p < NPAIRS; p++) {
+        clscan_set_algorithm(s->ctx, pairs[p].strategy, pairs[p].wg);
+        double sec = poison(&a) ? median_time(step_scan, &a, o->runs, t) : -1;
+        int ok = sec > 0 &&
+                 clEnqueueReadBuffer(clscan_context_queue(s->ctx), a.out, CL_TRUE, 0, bytes, got, 0, NULL, NULL) ==
+                     CL_SUCCESS && argmin_matches(in, got, s->n);
+        wrong += !ok;
+        double gbps = sec > 0 ? 2.0 * bytes / sec : 0;
+        add_row(rep, (row){s->n, "argmin", pairs[p].name, sec * 1e3, gbps / 1e9, gbps / roof, sec / launch_s, ok});
+    }
+    clscan_set_algorithm(s->ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
+    if (a.in) clReleaseMemObject(a.in);
+    if (a.out) clReleaseMemObject(a.out);
+    free(in), free(got);
+    return wrong;
+}
+
 /* Every pair (or AUTO alone) for one type at one size. Returns the number of wrong results. */
 static int bench_type(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti)
 {
@@ -703,6 +760,7 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
         s->op = s->user_add;
         wrong += bench_pairs(o, s, got, t, launch_s, rep, ti, roof, "user a+b: ");
         s->op = CLSCAN_ADD;
+        wrong += bench_argmin(o, s, t, launch_s, rep);
     }
     /* The reduction reads n once: its rate is bytes read, held to the copy's bytes read + written. */
     memset((char *)s->host_ref + bytes, 0xA5, clscan_type_size(s->type));
@@ -929,7 +987,7 @@ int main(int argc, char **argv)
     size_t max_n = (size_t)1 << o.max_log;
     size_t kept = 0;
     step s = {ctx, make_noop(ctx, &noop_prog), NULL, NULL, NULL, 0, CLSCAN_INT32, CLSCAN_ADD, CLSCAN_ADD,
-              NULL, NULL, NULL, NULL, &kept};
+              CLSCAN_INT32, CLSCAN_ADD, NULL, NULL, NULL, NULL, &kept};
     void *in = malloc(max_n * widest), *ref = malloc((max_n + 1) * widest), *got = malloc(max_n * widest);
     double *t = malloc(sizeof *t * (size_t)o.runs + 3 * sizeof *t);
     unsigned char *flags = malloc(max_n);
@@ -944,9 +1002,12 @@ int main(int argc, char **argv)
         return 3;
     }
     const int32_t zero = 0;   /* types[0] is int32 */
+    const argmin_t none = {INFINITY, UINT32_MAX};
     if ((o.type_mask & 1) &&
-        clscan_register_op(ctx, CLSCAN_INT32, "a + b", &zero, NULL, CLSCAN_OP_COMMUTATIVE, &s.user_add) != CLSCAN_SUCCESS) {
-        fprintf(stderr, "clscan-bench: registering \"a + b\" failed: %s\n", clscan_last_error(ctx));
+        (clscan_register_op(ctx, CLSCAN_INT32, "a + b", &zero, NULL, CLSCAN_OP_COMMUTATIVE, &s.user_add) != CLSCAN_SUCCESS ||
+         clscan_register_type(ctx, "argmin_t", argmin_decl, sizeof(argmin_t), &s.argmin) != CLSCAN_SUCCESS ||
+         clscan_register_op(ctx, s.argmin, argmin_combine, &none, NULL, 0, &s.argmin_op) != CLSCAN_SUCCESS)) {
+        fprintf(stderr, "clscan-bench: registering \"a + b\" or the argmin failed: %s\n", clscan_last_error(ctx));
         return 3;
     }
     double launch_s = median_time(step_launch, &s, o.runs, t);
