@@ -21,7 +21,9 @@ extern "C" {
 CLSCAN_API clscan_status clscan_mpi_context_create(clscan_context **ctx, MPI_Comm comm);
 
 /* Each rank passes its own slice (n may differ between ranks, 0 allowed); out receives this rank's part
- * of the scan of the concatenation of all slices in rank order. in == out allowed. */
+ * of the scan of the concatenation of all slices in rank order. in == out allowed. op may be a registered
+ * operator (scans and reduce): every rank registers the same code (its value may differ between ranks);
+ * ranks whose operators differ all get CLSCAN_INVALID_ARGUMENT. */
 CLSCAN_API clscan_status clscan_mpi_inclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem out,
                                                    size_t n, clscan_type type, clscan_op op);
 CLSCAN_API clscan_status clscan_mpi_exclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem out,
