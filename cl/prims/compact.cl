@@ -18,6 +18,10 @@ typedef ulong clscan_payload_t;
 typedef struct {
     uchar b[CLSCAN_PAYLOAD_BYTES];
 } __attribute__((aligned(CLSCAN_MOVED_ALIGN(CLSCAN_PAYLOAD_BYTES)))) clscan_payload_t;
+#define CLSCAN_PAYLOAD_NONE ((clscan_payload_t){{0}})
+#endif
+#if !defined(CLSCAN_PAYLOAD_NONE)
+#define CLSCAN_PAYLOAD_NONE 0   /* what a work-item holds past n (never written) */
 #endif
 
 /* Set flags among the work-item's own CLSCAN_ITEMS consecutive elements from first. */
@@ -111,7 +115,7 @@ CLSCAN_T clscan_compact_rank(__global const clscan_payload_t *in, __global const
 #else
     for (uint i = 0; i < CLSCAN_ITEMS; i++) {
         ulong g = base + i * CLSCAN_WG_SIZE + lid;
-        held[i] = g < n ? in[g] : 0;
+        held[i] = g < n ? in[g] : CLSCAN_PAYLOAD_NONE;
     }
     return clscan_wg_exclusive_scan(clscan_own_flag_mask(flags, base + (ulong)lid * CLSCAN_ITEMS, n, mask), scratch,
                                     total);
