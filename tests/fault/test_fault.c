@@ -7,8 +7,10 @@
  * output was enqueued is CLSCAN_OPENCL_ERROR instead, says so, and an output was indeed written.
  * Walked: context creation (from a device, from an application queue), scans under each strategy and
  * on an out-of-order queue, a host scan, compaction (one pass, three launches), sort and sort by key
- * (random keys, keys varying in one digit or none, the split path), reduce, summed-area table, and
- * program builds with the disk cache cold or off.
+ * (random keys, keys varying in one digit or none, the split path), reduce, summed-area table,
+ * program builds with the disk cache cold or off, and registration: clscan_register_type and
+ * clscan_register_op (their probes), then a scan and a reduction with a registered operator. A failed
+ * registration must have registered nothing: its value is refused, and the next one gets its index.
  * CLSCAN_FAULT_TRACE=1 lists the calls each walk fails in turn. */
 #define _POSIX_C_SOURCE 200809L
 #include "prims/collective.h"
@@ -110,6 +112,10 @@ typedef struct fixture {
     cl_mem in, flags, out;
     int32_t result;                  /* reduce's result, compact's count: SENTINEL until written */
     size_t count;
+    clscan_type type_before;         /* registered before the operation (op.prepare), no fault armed */
+    clscan_op op_before;
+    clscan_type type_got;            /* what the operation registers: SENTINEL until written */
+    clscan_op op_got;
 } fixture;
 
 /* Tiles of SMALL_WG * SMALL_ITEMS; the same on the portable paths (32-bit status words, as on devices
@@ -124,6 +130,8 @@ typedef struct op {
     op_shape shape;
     clscan_status (*run)(fixture *f);
     int (*check)(fixture *f, char *msg, size_t len);   /* the output after a success */
+    void (*prepare)(fixture *f);                       /* NULL, or what to register first, unfaulted */
+    int (*refused)(fixture *f, char *msg, size_t len); /* NULL, or after a failure: nothing registered */
 } op;
 
 static cl_uint mem_refs(void *m)
@@ -191,6 +199,7 @@ static void reset_buffers(fixture *f, const op *o)
     assert_int_equal(clFinish(clscan_context_queue(f->ctx)), CL_SUCCESS);
     memset(host_out, REF_POISON, sizeof host_out);
     f->result = (int32_t)SENTINEL, f->count = SENTINEL;
+    f->type_got = (clscan_type)SENTINEL, f->op_got = (clscan_op)SENTINEL;
 }
 
 /* A context (no fault armed) with the algorithm of op, the caller's buffers filled and poisoned. */
@@ -214,6 +223,8 @@ static void setup(fixture *f, const op *o, cache_mode mode)
     f->flags = ref_buffer(f->ctx, sizeof data_flags, data_flags);
     f->out = ref_buffer(f->ctx, sizeof data_in, NULL);
     assert_true(f->in && f->flags && f->out);
+    if (o->prepare)
+        o->prepare(f);
     reset_buffers(f, o);
 }
 
@@ -346,6 +357,134 @@ static int check_sat(fixture *f, char *msg, size_t len)
         }
     return ref_is_poison(got + SAT_W * SAT_H, (N - SAT_W * SAT_H) * sizeof *got) ? 1
            : (snprintf(msg, len, "written past the image"), 0);
+}
+
+/* ---- registration, and scans with a registered operator ---------------------------------------- */
+/* Affine maps x -> m x + c mod 2^16 packed as m << 16 | c, b after a: not commutative (test_user.c). */
+static uint32_t affine16(uint32_t a, uint32_t b)
+{
+    uint32_t am = a >> 16, ac = a & 0xffffu, bm = b >> 16, bc = b & 0xffffu;
+    return ((bm * am) & 0xffffu) << 16 | ((bm * ac + bc) & 0xffffu);
+}
+#define AFFINE16_CL                                                                                     \
+    "(((b >> 16) * (a >> 16)) & 0xffffu) << 16 | (((b >> 16) * (a & 0xffffu) + (b & 0xffffu)) & 0xffffu)"
+static const uint32_t affine16_identity = 0x10000u;
+/* The same through a helper, so that a preamble is copied and built too. */
+static const char affine16_preamble[] = "uint after(uint a, uint b)\n{\n    return " AFFINE16_CL ";\n}\n";
+/* On a registered struct: the declaration, a preamble and the combine in one probe. */
+static const char affine_declaration[] = "typedef struct { uint m, c; } affine;";
+static const char compose_preamble[] = "affine compose(affine a, affine b)\n{\n"
+                                       "    affine r = {b.m * a.m, b.m * a.c + b.c};\n    return r;\n}\n";
+
+/* A type and an operator registered before the walked registration, which must get the next index. */
+static void prepare_register(fixture *f)
+{
+    const uint32_t zero = 0;
+    EXPECT(clscan_register_type(f->ctx, "affine", affine_declaration, 8, &f->type_before) == CLSCAN_SUCCESS &&
+           clscan_register_op(f->ctx, CLSCAN_UINT32, "a + b", &zero, NULL, CLSCAN_OP_COMMUTATIVE, &f->op_before) ==
+               CLSCAN_SUCCESS, "registration before the walk: %s", clscan_last_error(f->ctx));
+}
+
+static void prepare_affine16(fixture *f)
+{
+    EXPECT(clscan_register_op(f->ctx, CLSCAN_UINT32, AFFINE16_CL, &affine16_identity, NULL, 0, &f->op_before) ==
+           CLSCAN_SUCCESS, "registration before the walk: %s", clscan_last_error(f->ctx));
+}
+
+static clscan_status run_register_type(fixture *f)
+{
+    return clscan_register_type(f->ctx, "pair", "typedef struct { float v; uint i; } pair;", 8, &f->type_got);
+}
+static clscan_status run_register_op(fixture *f)
+{
+    return clscan_register_op(f->ctx, CLSCAN_UINT32, "after(a, b)", &affine16_identity, affine16_preamble, 0,
+                              &f->op_got);
+}
+static clscan_status run_register_op_struct(fixture *f)
+{
+    const uint32_t identity[2] = {1, 0};
+    return clscan_register_op(f->ctx, f->type_before, "compose(a, b)", identity, compose_preamble, 0, &f->op_got);
+}
+static clscan_status run_user_scan(fixture *f)
+{
+    return clscan_inclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_UINT32, f->op_before);
+}
+static clscan_status run_user_reduce(fixture *f)
+{
+    return clscan_reduce(f->ctx, f->in, N, CLSCAN_UINT32, f->op_before, &f->result);
+}
+
+/* The value registered after the one op.prepare registered first: the same context tag, the next index. */
+static clscan_type next_type(const fixture *f) { return (clscan_type)((unsigned)f->type_before + 1u); }
+static clscan_op next_op(const fixture *f) { return (clscan_op)((unsigned)f->op_before + 1u); }
+
+static int check_user_scan(fixture *f, char *msg, size_t len)
+{
+    static int32_t got[N];
+    if (!read_out(f, f->out, got))
+        return snprintf(msg, len, "read failed"), 0;
+    uint32_t acc = affine16_identity;
+    for (size_t i = 0; i < N; i++)
+        if ((uint32_t)got[i] != (acc = affine16(acc, (uint32_t)data_in[i])))
+            return snprintf(msg, len, "element %zu is %#x, %#x expected", i, (unsigned)got[i], (unsigned)acc), 0;
+    return 1;
+}
+
+static int check_user_reduce(fixture *f, char *msg, size_t len)
+{
+    uint32_t acc = affine16_identity;
+    for (size_t i = 0; i < N; i++)
+        acc = affine16(acc, (uint32_t)data_in[i]);
+    return (uint32_t)f->result == acc ? 1
+           : (snprintf(msg, len, "result %#x, %#x expected", (unsigned)f->result, (unsigned)acc), 0);
+}
+
+static int check_register_type(fixture *f, char *msg, size_t len)
+{
+    if (f->type_got != next_type(f))
+        return snprintf(msg, len, "type %#x, %#x expected", (unsigned)f->type_got, (unsigned)next_type(f)), 0;
+    size_t size = clscan_context_type_size(f->ctx, f->type_got);
+    return size == 8 ? 1 : (snprintf(msg, len, "the type's size is %zu, not 8", size), 0);
+}
+
+/* The next index, and (on a built-in type) a scan through the new operator. */
+static int check_register_op(fixture *f, char *msg, size_t len)
+{
+    if (f->op_got != next_op(f))
+        return snprintf(msg, len, "operator %#x, %#x expected", (unsigned)f->op_got, (unsigned)next_op(f)), 0;
+    if (clscan__user_op_of(f->ctx, f->op_got)->type != CLSCAN_UINT32)
+        return 1;
+    clscan_status st = clscan_inclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_UINT32, f->op_got);
+    if (st != CLSCAN_SUCCESS)
+        return snprintf(msg, len, "a scan with it: %s", clscan_last_error(f->ctx)), 0;
+    return check_user_scan(f, msg, len);
+}
+
+/* After a failed registration: *type untouched, and the value it would have had has no size and takes
+ * no operator. */
+static int refused_type(fixture *f, char *msg, size_t len)
+{
+    const uint32_t zero = 0;
+    clscan_op unused = (clscan_op)SENTINEL;
+    if (f->type_got != (clscan_type)SENTINEL)
+        return snprintf(msg, len, "*type written"), 0;
+    if (clscan_context_type_size(f->ctx, next_type(f)) != 0)
+        return snprintf(msg, len, "type %#x has a size", (unsigned)next_type(f)), 0;
+    if (clscan_register_op(f->ctx, next_type(f), "a", &zero, NULL, 0, &unused) != CLSCAN_INVALID_ARGUMENT)
+        return snprintf(msg, len, "an operator on type %#x was not refused", (unsigned)next_type(f)), 0;
+    return 1;
+}
+
+/* After a failed registration: *op untouched, and a scan with the value it would have had refused. */
+static int refused_op(fixture *f, char *msg, size_t len)
+{
+    if (f->op_got != (clscan_op)SENTINEL)
+        return snprintf(msg, len, "*op written"), 0;
+    clscan_status st = clscan_inclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_UINT32, next_op(f));
+    if (st != CLSCAN_INVALID_ARGUMENT || !strstr(clscan_last_error(f->ctx), "not registered with this context"))
+        return snprintf(msg, len, "a scan with operator %#x: %s, %s", (unsigned)next_op(f), clscan_status_string(st),
+                        clscan_last_error(f->ctx)), 0;
+    return 1;
 }
 
 static void expect_right(fixture *f, const op *o, const char *when)
@@ -489,6 +628,9 @@ static unsigned long walk(const op *o, fault_kind kind, const char *name, cache_
                  kind == FAULT_CL ? clscan__cl_error_name(code) : "");
         EXPECT(fired, "the fault did not fire: the calls differ from the dry run's");
         expect_failure_handled(&f, o, st, kind);
+        char msg[256] = "";
+        EXPECT(st == CLSCAN_SUCCESS || !o->refused || o->refused(&f, msg, sizeof msg),
+               "a failed registration registered something: %s", msg);
         reset_buffers(&f, o);
         st = o->run(&f);
         EXPECT(st == CLSCAN_SUCCESS, "the next call failed: %s", clscan_last_error(f.ctx));
@@ -512,36 +654,49 @@ static unsigned long walk(const op *o, fault_kind kind, const char *name, cache_
 }
 
 /* ---- the operations walked ------------------------------------------------------------------ */
-/* name, strategy, application queue, in place, tile shape, run, check */
+/* name, strategy, application queue, in place, tile shape, run, check, prepare, refused */
 static const op op_block_sum = {"inclusive scan, block-sum", CLSCAN_STRATEGY_BLOCK_SUM, 0, 0, SHAPE_SMALL,
-                                run_inclusive, check_inclusive};
+                                run_inclusive, check_inclusive, NULL, NULL};
 static const op op_rts = {"exclusive scan, reduce-then-scan", CLSCAN_STRATEGY_REDUCE_THEN_SCAN, 0, 0, SHAPE_SMALL,
-                          run_exclusive, check_exclusive};
+                          run_exclusive, check_exclusive, NULL, NULL};
 static const op op_single = {"inclusive scan, single-pass", CLSCAN_STRATEGY_SINGLE_PASS, 0, 0, SHAPE_SMALL,
-                             run_inclusive, check_inclusive};
+                             run_inclusive, check_inclusive, NULL, NULL};
 static const op op_portable = {"inclusive scan, portable", CLSCAN_STRATEGY_SINGLE_PASS, 0, 0, SHAPE_PORTABLE,
-                               run_inclusive, check_inclusive};
+                               run_inclusive, check_inclusive, NULL, NULL};
 static const op op_split = {"inclusive scan, split for MPI", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_split,
-                            check_inclusive};
+                            check_inclusive, NULL, NULL};
 static const op op_app_queue = {"scan, application queue", CLSCAN_STRATEGY_BLOCK_SUM, 1, 0, SHAPE_SMALL,
-                                run_exclusive, check_exclusive};
+                                run_exclusive, check_exclusive, NULL, NULL};
 static const op op_host_scan = {"exclusive host scan", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_POLICY, run_host_scan,
-                                check_host_scan};
+                                check_host_scan, NULL, NULL};
 static const op op_compact = {"compact, one pass", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_compact,
-                              check_compact};
+                              check_compact, NULL, NULL};
 static const op op_compact3 = {"compact, three launches", CLSCAN_STRATEGY_BLOCK_SUM, 0, 0, SHAPE_SMALL, run_compact,
-                               check_compact};
-static const op op_sort = {"sort", CLSCAN_STRATEGY_AUTO, 0, 1, SHAPE_SMALL, run_sort, check_sort};
+                               check_compact, NULL, NULL};
+static const op op_sort = {"sort", CLSCAN_STRATEGY_AUTO, 0, 1, SHAPE_SMALL, run_sort, check_sort, NULL, NULL};
 static const op op_sort_by_key = {"sort by key", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SMALL, run_sort_by_key,
-                                  check_sort_by_key};
+                                  check_sort_by_key, NULL, NULL};
 static const op op_sort_one_digit = {"sort by key, one digit varies", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SMALL,
-                                     run_sort_by_key, check_sort_by_key};
+                                     run_sort_by_key, check_sort_by_key, NULL, NULL};
 static const op op_sort_equal = {"sort by key, all keys equal", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SMALL,
-                                 run_sort_by_key, check_sort_by_key};
+                                 run_sort_by_key, check_sort_by_key, NULL, NULL};
 static const op op_sort_split = {"sort by key, split path", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SPLIT,
-                                 run_sort_by_key, check_sort_by_key};
-static const op op_reduce = {"reduce", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_reduce, check_reduce};
-static const op op_sat = {"summed-area table", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_sat, check_sat};
+                                 run_sort_by_key, check_sort_by_key, NULL, NULL};
+static const op op_reduce = {"reduce", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_reduce, check_reduce, NULL, NULL};
+static const op op_sat = {"summed-area table", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_sat, check_sat, NULL, NULL};
+
+static const op op_register_type = {"register a type", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_register_type,
+                                    check_register_type, prepare_register, refused_type};
+static const op op_register_op = {"register an operator", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_register_op,
+                                  check_register_op, prepare_register, refused_op};
+static const op op_register_op_struct = {"register an operator on a struct", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL,
+                                         run_register_op_struct, check_register_op, prepare_register, refused_op};
+static const op op_user_scan = {"scan, registered operator", CLSCAN_STRATEGY_BLOCK_SUM, 0, 0, SHAPE_SMALL,
+                                run_user_scan, check_user_scan, prepare_affine16, NULL};
+/* The device's own tiles: on small ones, with more tiles than groups, clscan_reduce_all folds the tiles
+ * of a group out of order for an operator that is not commutative (docs/reliability.md, "Known"). */
+static const op op_user_reduce = {"reduce, registered operator", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_POLICY,
+                                  run_user_reduce, check_user_reduce, prepare_affine16, NULL};
 
 /* Both sides of CLSCAN_OUT_OF_MEMORY's promise in the last walk: failures before any output was written
  * (reported as out of memory), and failures after (add_offsets, the count's read-back, a barrier). */
@@ -653,6 +808,51 @@ static void test_build(void **state)
     walk(&op_single, FAULT_HOST, NULL, CACHE_COLD);
     walk(&op_block_sum, FAULT_CL, "clBuildProgram", CACHE_OFF);
     walk(&op_sort, FAULT_CL, "clBuildProgram", CACHE_OFF);
+}
+
+/* Elements with odd multipliers (invertible mod 2^16), so that the affine products never collapse:
+ * set for the registration walks, restore_keys() brings back the random ones. */
+static void affine_data(void)
+{
+    memcpy(saved_in, data_in, sizeof data_in), memcpy(saved_sorted, sorted_in, sizeof sorted_in);
+    for (size_t i = 0; i < N; i++)
+        data_in[i] = (int32_t)((uint32_t)saved_in[i] | 0x10000u);
+    sort_keys_ready();
+}
+
+/* Registration: a type's probe (build, kernel, buffer, launch, read-back), an operator's (its build), on
+ * a built-in type and on a registered struct with a preamble; every OpenCL call and host allocation. */
+static void test_user_register(void **state)
+{
+    (void)state;
+    affine_data();
+    walk(&op_register_type, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_register_op, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_register_op_struct, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_register_type, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_register_op, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_register_op_struct, FAULT_HOST, NULL, CACHE_WARM);
+    restore_keys();
+}
+
+/* A scan and a reduction with a registered operator: every call with the cache warm, and the program's
+ * build from source (the registered code in it) with the cache cold or off. */
+static void test_user_scan(void **state)
+{
+    (void)state;
+    static const char *const build_calls[] = {"clCreateProgramWithSource", "clBuildProgram", "clGetProgramInfo",
+                                              "clCreateKernel"};
+    affine_data();
+    walk(&op_user_scan, FAULT_CL, NULL, CACHE_WARM);
+    expect_both_sides("scan with a registered operator");
+    walk(&op_user_reduce, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_user_scan, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_user_reduce, FAULT_HOST, NULL, CACHE_WARM);
+    for (size_t i = 0; i < sizeof build_calls / sizeof build_calls[0]; i++)
+        walk(&op_user_scan, FAULT_CL, build_calls[i], CACHE_COLD);
+    walk(&op_user_scan, FAULT_HOST, NULL, CACHE_COLD);
+    walk(&op_user_reduce, FAULT_CL, "clBuildProgram", CACHE_OFF);
+    restore_keys();
 }
 
 /* ---- context creation ----------------------------------------------------------------------- */
@@ -789,6 +989,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         TEST(test_context_cl), TEST(test_context_host), TEST(test_scan_cl),    TEST(test_scan_host),
         TEST(test_compact),    TEST(test_sort),         TEST(test_reduce_sat), TEST(test_build),
+        TEST(test_user_register), TEST(test_user_scan),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
