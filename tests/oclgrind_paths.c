@@ -1,10 +1,11 @@
 /* Every kernel path on small inputs, for running under Oclgrind (`oclgrind --data-races
  * --uninitialized`, see tests/oclgrind.cmake): each strategy x work-group algorithm of the scans, the
  * single-pass look-back with its fallback forced, in place and out of place, reduce, both compaction
- * paths, both sorts and sort_by_key, and the summed-area tables in both shapes. Sizes 1, a work-group
- * + 1 and 3 tiles + 5, with small tiles (64 x 4) so the simulator finishes quickly. Every result is
- * also checked here against the CPU; the checker's verdict is its log (empty or not).
- * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat [[!]part of case names].
+ * paths, both sorts and sort_by_key, the summed-area tables in both shapes, and a registered operator
+ * that is not commutative under each strategy and in a reduction. Sizes 1, a work-group + 1 and
+ * 3 tiles + 5, with small tiles (64 x 4) so the simulator finishes quickly. Every result is also
+ * checked here against the CPU; the checker's verdict is its log (empty or not).
+ * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user [[!]part of case names].
  * $CLSCAN_TEST_SEED replays. */
 #include "prims/prims.h"
 #include "ref.h"
@@ -289,11 +290,71 @@ static void group_sat(void)
     clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_BAND, 0);
 }
 
+/* Affine maps x -> m x + c mod 2^16 as m << 16 | c, b after a (test_user.c's): any reordering of operands
+ * shows. Multipliers odd, so that products do not collapse to 0. */
+static uint32_t affine16(uint32_t a, uint32_t b)
+{
+    uint32_t am = a >> 16, ac = a & 0xffffu, bm = b >> 16, bc = b & 0xffffu;
+    return ((bm * am) & 0xffffu) << 16 | ((bm * ac + bc) & 0xffffu);
+}
+static const char affine16_cl[] =
+    "(((b >> 16) * (a >> 16)) & 0xffffu) << 16 | (((b >> 16) * (a & 0xffffu) + (b & 0xffffu)) & 0xffffu)";
+#define AFFINE16_IDENTITY 0x10000u
+
+/* A scan (or, reduce set, a reduction) of n affine maps through the registered op, against the CPU. */
+static void user_case(clscan_op op, size_t n, int exclusive, int reduce, const char *what)
+{
+    if (skipped(what))
+        return;
+    uint32_t *in = malloc(n * 4), *got = malloc(n * 4), acc = AFFINE16_IDENTITY, result = 0;
+    for (size_t i = 0; i < n; i++)
+        in[i] = (uint32_t)ref_next(&rng) | 0x10000u;
+    cl_mem a = ref_buffer(ctx, n * 4, in), b = reduce ? NULL : poisoned(n * 4);
+    clscan_status st = reduce      ? clscan_reduce(ctx, a, n, CLSCAN_UINT32, op, &result)
+                       : exclusive ? clscan_exclusive_scan(ctx, a, b, n, CLSCAN_UINT32, op)
+                                   : clscan_inclusive_scan(ctx, a, b, n, CLSCAN_UINT32, op);
+    if (ok_status(st, what, n) && (reduce || ref_read(ctx, b, n * 4, got))) {
+        int right = 1;
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t before = acc;
+            acc = affine16(acc, in[i]);
+            right &= reduce || got[i] == (exclusive ? before : acc);
+        }
+        if (!right || (reduce && result != acc))
+            fail(what, n, reduce ? "the reduction differs" : "a scanned element differs");
+    }
+    if (b)
+        clReleaseMemObject(b);
+    clReleaseMemObject(a);
+    free(in), free(got);
+}
+
+/* A registered operator that is not commutative (its operands must keep their order everywhere): a
+ * scan under each strategy, inclusive and exclusive in turn, and a reduction. */
+static void group_user(void)
+{
+    const uint32_t identity = AFFINE16_IDENTITY;
+    clscan_op op = CLSCAN_ADD;
+    if (!ok_status(clscan_register_op(ctx, CLSCAN_UINT32, affine16_cl, &identity, NULL, 0, &op), "register", 0))
+        return;
+    const clscan_strategy strategies[] = {CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_STRATEGY_REDUCE_THEN_SCAN,
+                                          CLSCAN_STRATEGY_SINGLE_PASS};
+    for (size_t s = 0; s < 3; s++) {
+        clscan_set_algorithm(ctx, strategies[s], CLSCAN_WG_AUTO);
+        for (size_t i = 0; i < NSIZES; i++)
+            user_case(op, sizes[i], (int)((i + s) & 1), 0, "user scan");
+    }
+    clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
+    for (size_t i = 0; i < NSIZES; i++)
+        user_case(op, sizes[i], 0, 1, "user reduce");
+}
+
 int main(int argc, char **argv)
 {
     static const struct { const char *name; void (*run)(void); } groups[] = {
         {"scan", group_scan},       {"scan8", group_scan8}, {"fallback", group_fallback}, {"reduce", group_reduce},
-        {"compact", group_compact}, {"sort", group_sort},   {"sat", group_sat}};
+        {"compact", group_compact}, {"sort", group_sort},   {"sat", group_sat},           {"user", group_user},
+    };
     const char *which = argc > 1 ? argv[1] : "";
     only = argc > 2 ? argv[2] : "";
     rng = ref_seed("oclgrind_paths");
@@ -312,7 +373,7 @@ int main(int argc, char **argv)
             groups[g].run(), found = 1;
     clscan_context_release(ctx);
     if (!found)
-        fprintf(stderr, "usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat\n");
+        fprintf(stderr, "usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user\n");
     printf("oclgrind_paths %s: %d failure(s)\n", which, failures);
     return !found || failures != 0;
 }
