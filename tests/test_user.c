@@ -260,6 +260,20 @@ static void test_affine16_fallback(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Small tiles (8 x 4): more tiles than groups, so each group folds a run of several, which must keep
+ * their order (regression: docs/reliability.md). */
+static void test_affine16_reduce_small_tiles(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {1, 31, 33, 257, 1000, 4099, 20000 + ref_next(&rng) % 10000};
+    int failures = 0;
+    test_set_tile(ctx, 8, 4);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        failures += !reduce_one(AFFINE16, sizes[i]);
+    test_set_tile(ctx, 0, 0);
+    assert_int_equal(failures, 0);
+}
+
 /* ---- what registration refuses ------------------------------------------------------------------------ */
 /* The context still scans right after a refusal. */
 static void still_works(void)
@@ -342,7 +356,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_affine16), cmocka_unit_test(test_matmul8),          cmocka_unit_test(test_affine32),
-        cmocka_unit_test(test_add32),    cmocka_unit_test(test_affine16_fallback), cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_add32),    cmocka_unit_test(test_affine16_fallback),
+        cmocka_unit_test(test_affine16_reduce_small_tiles), cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_wrong_type_or_context),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

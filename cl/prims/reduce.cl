@@ -1,6 +1,6 @@
 /* Device-wide reduction in one launch. clscan_reduce_all folds tiles of in into one value per work-group (each
  * work-item keeps its running fold in a register across all its tiles, so the group combines only
- * once), publishes it as a tagged status word (lookback.clh), and the group that finishes last folds
+ * once; an operator whose operands keep their order combines across the group every tile), publishes it as a tagged status word (lookback.clh), and the group that finishes last folds
  * every group's value into result[0]. No second launch: the value is ready when the kernel ends.
  * Which tiles a group folds: with `taken`, those the launch's counter hands it, one at a time; else
  * tiles group, group + groups, ... (the host picks: src/prims/reduce.c). */
@@ -41,10 +41,15 @@ void clscan_reduce_all(__global const CLSCAN_T *in, __global CLSCAN_T *result, _
     CLSCAN_T acc = CLSCAN_IDENTITY;
     ulong past = 0;   /* taken tiles: groups + the ticket that ended this group */
 #if defined(CLSCAN_OP_ORDERED)
-    /* Operands in order: each group folds a contiguous run of tiles (the host passes taken = 0). */
+    /* Operands in order: each group folds a contiguous run of tiles (the host passes taken = 0), each
+     * tile across the group before the next (a work-item's own fold over several tiles would put its
+     * piece of the second tile before the next work-item's piece of the first). Work-item 0 keeps the
+     * run's fold; the others' identities leave it as it is in the group's fold below. */
     const ulong per = (num_tiles + groups - 1) / groups, first = get_group_id(0) * per;
     for (ulong t = first; t < num_tiles && t < first + per; t++)
-        acc = CLSCAN_OP(acc, clscan_wg_tile_partial(in, t * CLSCAN_TILE, n));
+        acc = CLSCAN_OP(acc, clscan_wg_reduce_tile(in, t * CLSCAN_TILE, n, clscan_scratch));
+    if (lid != 0)
+        acc = CLSCAN_IDENTITY;
 #else
     if (taken)
         past = clscan_reduce_taken_tiles(in, n, num_tiles, counters, epoch, &acc, &clscan_next);

@@ -693,9 +693,9 @@ static const op op_register_op_struct = {"register an operator on a struct", CLS
                                          run_register_op_struct, check_register_op, prepare_register, refused_op};
 static const op op_user_scan = {"scan, registered operator", CLSCAN_STRATEGY_BLOCK_SUM, 0, 0, SHAPE_SMALL,
                                 run_user_scan, check_user_scan, prepare_affine16, NULL};
-/* The device's own tiles: on small ones, with more tiles than groups, clscan_reduce_all folds the tiles
- * of a group out of order for an operator that is not commutative (docs/reliability.md, "Known"). */
-static const op op_user_reduce = {"reduce, registered operator", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_POLICY,
+/* Small tiles: more tiles than groups, so a group folds several (where an operator that is not
+ * commutative was once folded out of order: docs/reliability.md). */
+static const op op_user_reduce = {"reduce, registered operator", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL,
                                   run_user_reduce, check_user_reduce, prepare_affine16, NULL};
 
 /* Both sides of CLSCAN_OUT_OF_MEMORY's promise in the last walk: failures before any output was written
