@@ -56,27 +56,35 @@ foreach(type IN LISTS types)
     endif()
   endforeach()
 endforeach()
-# A registered 12-byte struct with its operator (CLSCAN_TYPE_USER, CLSCAN_OP_USER), as src/core/user_text.c
-# puts them before the layers: words through the look-back and NVIDIA's shuffles, local memory for the
-# KHR sub-group scans, no vector loads.
-set(user_text "#define CLSCAN_T_NAME check_t\n#define CLSCAN_T_SIZE 12\n"
-    "typedef struct { uint n; float x; uchar tag; } check_t;\n"
-    "check_t clscan_user_combine(check_t a, check_t b) { check_t r = b; r.n = a.n + b.n; return r; }\n"
-    "check_t clscan_user_identity(void) { check_t r = {0u, 0.0f, 0}; return r; }\n")
-set(user_scan "${WORK_DIR}/scan-user-struct.cl")
-file(WRITE "${user_scan}" "${user_text}${text}")
-set(user_defs -DCLSCAN_TYPE_USER -DCLSCAN_OP_USER)
-foreach(algo HILLIS_STEELE BLELLOCH SUBGROUP)
-  check("${user_scan}" "a registered struct" -cl-std=CL1.2 ${user_defs} -DCLSCAN_WG_ALGO_${algo} -DCLSCAN_SP_ATOMIC64)
+# Registered structs with their operator (CLSCAN_TYPE_USER, CLSCAN_OP_USER), as src/core/user_text.c puts
+# them before the layers: 8 bytes carried as a ulong (CLSCAN_T_CARRIED), 12 bytes as words through the
+# look-back and NVIDIA's shuffles (CLSCAN_T_OPAQUE); local memory for the KHR sub-group scans.
+foreach(size 8 12)
+  set(fields "uint n\; float x\;")
+  if(size EQUAL 12)
+    set(fields "uint n\; float x\; uchar tag\;")
+  endif()
+  set(user_text "#define CLSCAN_T_NAME check_t\n#define CLSCAN_T_SIZE ${size}\n"
+      "typedef struct { ${fields} } check_t\;\n"
+      "check_t clscan_user_combine(check_t a, check_t b) { check_t r = b\; r.n = a.n + b.n\; return r\; }\n"
+      "check_t clscan_user_identity(void) { check_t r\; r.n = 0u\; r.x = 0.0f\; return r\; }\n")
+  set(user_scan "${WORK_DIR}/scan-user-struct-${size}.cl")
+  file(WRITE "${user_scan}" ${user_text} "${text}")
+  set(user_defs -DCLSCAN_TYPE_USER -DCLSCAN_OP_USER)
+  foreach(algo HILLIS_STEELE BLELLOCH SUBGROUP)
+    check("${user_scan}" "a registered struct" -cl-std=CL1.2 ${user_defs} -DCLSCAN_WG_ALGO_${algo} -DCLSCAN_SP_ATOMIC64)
+  endforeach()
+  check("${user_scan}" "a registered struct, 32-bit status words, forced fallback" -cl-std=CL1.2 ${user_defs}
+        -DCLSCAN_SP_FORCE_FALLBACK)
+  check("${user_scan}" "a registered struct, streamed items" -cl-std=CL1.2 ${user_defs} -DCLSCAN_ITEMS_STREAM
+        -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8)
+  check("${user_scan}" "a registered struct, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl ${user_defs}
+        -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
+  check("${user_scan}" "a registered struct, cl_khr_subgroups" -cl-std=CL3.0 ${user_defs} -DCLSCAN_WG_ALGO_SUBGROUP
+        -DCLSCAN_SG_KHR)
 endforeach()
-check("${user_scan}" "a registered struct, 32-bit status words, forced fallback" -cl-std=CL1.2 ${user_defs}
-      -DCLSCAN_SP_FORCE_FALLBACK)
-check("${user_scan}" "a registered struct, streamed items" -cl-std=CL1.2 ${user_defs} -DCLSCAN_ITEMS_STREAM
-      -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8)
-check("${user_scan}" "a registered struct, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl ${user_defs}
-      -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
-check("${user_scan}" "a registered struct, cl_khr_subgroups" -cl-std=CL3.0 ${user_defs} -DCLSCAN_WG_ALGO_SUBGROUP
-      -DCLSCAN_SG_KHR)
+check("${WORK_DIR}/scan-user-struct-8.cl" "a registered struct, vector loads" -cl-std=CL1.2 -DCLSCAN_TYPE_USER
+      -DCLSCAN_OP_USER -DCLSCAN_VEC_IO -DCLSCAN_VEC4 -DCLSCAN_ITEMS=16 -DCLSCAN_SP_ATOMIC64)
 # The summed-area program: the layers and the status words (CLSCAN_SP_COLUMNS: no tile look-back), then
 # sat.cl; the CPU's band tables (SAT_BAND 0) and the GPU bands, both kinds of status words.
 program_text(SAT sat_text)
@@ -124,4 +132,4 @@ check("${sort}" "sort, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCL
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
-message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 6 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 7 for a registered struct, the summed-area program in 30, the compaction program in 42, the sort program in 37")
+message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 6 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42, the sort program in 37")
