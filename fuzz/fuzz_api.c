@@ -9,6 +9,7 @@
  * the checks run on tiles of 32 elements and on a few kernel configurations (canonical_types). */
 #define _POSIX_C_SOURCE 200809L   /* setenv */
 #include "prims/prims.h"
+#include "fuzz_reader.h"
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -30,28 +31,7 @@ static int verbose;                           /* $CLSCAN_FUZZ_VERBOSE=1: every c
 static int every_config;                      /* $CLSCAN_FUZZ_EVERY_CONFIG=1: see canonical_types */
 static struct sigaction fuzzer_abort;         /* libFuzzer's SIGABRT handler, as the first run found it */
 
-/* ---- reading the input: zeros once it runs out ------------------------------------------------- */
-typedef struct reader { const uint8_t *p; size_t left; } reader;
-
-static unsigned take8(reader *r)
-{
-    if (r->left == 0)
-        return 0;
-    r->left--;
-    return *r->p++;
-}
-
-static unsigned take16(reader *r)
-{
-    unsigned lo = take8(r);
-    return lo | take8(r) << 8;
-}
-
-static uint32_t take32(reader *r)
-{
-    uint32_t lo = take16(r);
-    return lo | (uint32_t)take16(r) << 16;
-}
+/* ---- reading the input (fuzz_reader.h) ---------------------------------------------------------- */
 
 /* Mostly one of the count members of an enum; else just past its end, or far outside it. */
 static int take_enum(reader *r, int count)

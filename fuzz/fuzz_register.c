@@ -11,6 +11,7 @@
  * (the CPU device, PoCL, unless $CLSCAN_DEVICE names another), made again every RENEW registrations. */
 #define _POSIX_C_SOURCE 200809L   /* setenv */
 #include "prims/prims.h"
+#include "fuzz_reader.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,23 +32,6 @@ static clscan_op anchor_op, other_op;
 static size_t n_types, n_ops;           /* registered in ctx after its anchors */
 static int verbose;                     /* $CLSCAN_FUZZ_VERBOSE=1: every call and its status */
 static struct sigaction fuzzer_abort;   /* libFuzzer's SIGABRT handler, as the first run found it */
-
-/* ---- reading the input: zeros once it runs out ------------------------------------------------- */
-typedef struct reader { const uint8_t *p; size_t left; } reader;
-
-static unsigned take8(reader *r)
-{
-    if (r->left == 0)
-        return 0;
-    r->left--;
-    return *r->p++;
-}
-
-static unsigned take16(reader *r)
-{
-    unsigned lo = take8(r);
-    return lo | take8(r) << 8;
-}
 
 static uint64_t next_random(uint64_t *s)   /* splitmix64 */
 {
