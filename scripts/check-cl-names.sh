@@ -41,8 +41,9 @@ found=$(awk '
       rest = substr(code, RLENGTH + 1)
       while (match(rest, /[A-Za-z_][A-Za-z0-9_]*/)) {
         s = substr(rest, RSTART, RLENGTH)
-        # Not the compiler macros: OpenCL extension (cl_khr_subgroups) and feature (__opencl_c_...) macros.
-        if (s != "defined" && substr(rest, RSTART - 1, 1) !~ /[0-9]/ && s !~ /^(cl_(khr|intel|ext|amd|nv)_|__opencl_c_)/)
+        # Not the compiler macros: OpenCL extension (cl_khr_subgroups) and feature (__opencl_c_...) macros, and
+        # the byte order (__ENDIAN_LITTLE__).
+        if (s != "defined" && substr(rest, RSTART - 1, 1) !~ /[0-9]/ && s !~ /^(cl_(khr|intel|ext|amd|nv)_|__opencl_c_|__ENDIAN_LITTLE__$)/)
           print where "tested " s
         rest = substr(rest, RSTART + RLENGTH)
       }

@@ -37,6 +37,9 @@ foreach(type IN LISTS types)
   check("${all}" "vector loads, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_WG_ALGO_SUBGROUP
         -DCLSCAN_VEC_IO -DCLSCAN_VEC4 -DCLSCAN_ITEMS=16 -DCLSCAN_SP_ATOMIC64)
   check("${all}" "32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_SP_FORCE_FALLBACK)
+  check("${all}" "4-wide alignment, items of 32 (8/16-bit tiles packed in words), NVIDIA" -cl-std=CL1.2
+        -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type} -DCLSCAN_VEC4 -DCLSCAN_ITEMS=32 -DCLSCAN_WG_ALGO_SUBGROUP
+        -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
   check("${all}" "streamed items (CPUs)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096
         -DCLSCAN_WG_SIZE=8)
   check("${all}" "NVIDIA PTX sub-groups" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
@@ -132,4 +135,4 @@ check("${sort}" "sort, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCL
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
-message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 6 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42, the sort program in 37")
+message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42, the sort program in 37")

@@ -15,7 +15,7 @@ void clscan_scan_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __gl
                        __global const CLSCAN_T *tile_prefix, ulong n, ulong num_tiles, uint exclusive,
                        CLSCAN_T seed)
 {
-    __local CLSCAN_T clscan_tile[CLSCAN_TILE_LOCAL];
+    __local CLSCAN_T clscan_tile[CLSCAN_TILE_LOCAL] CLSCAN_TILE_ALIGNED;
     __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];
     for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
         CLSCAN_T tile_seed = tile_prefix ? CLSCAN_OP(seed, tile_prefix[t]) : seed;
@@ -31,7 +31,7 @@ void clscan_scan_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __gl
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_scan_one_group(__global const CLSCAN_T *in, __global CLSCAN_T *out, ulong n, uint exclusive)
 {
-    __local CLSCAN_T clscan_tile[CLSCAN_TILE_LOCAL];
+    __local CLSCAN_T clscan_tile[CLSCAN_TILE_LOCAL] CLSCAN_TILE_ALIGNED;
     __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];
     CLSCAN_T carry = CLSCAN_IDENTITY;
     for (ulong base = 0; base < n; base += CLSCAN_TILE)
@@ -77,7 +77,7 @@ void clscan_scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out
                              __global uint *counters, ulong n, ulong num_tiles, uint exclusive, uint epoch,
                              uint in_place)
 {
-    __local CLSCAN_T clscan_tile[CLSCAN_TILE_LOCAL];
+    __local CLSCAN_T clscan_tile[CLSCAN_TILE_LOCAL] CLSCAN_TILE_ALIGNED;
     __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL > CLSCAN_WG_SIZE ? CLSCAN_WG_SCAN_LOCAL : CLSCAN_WG_SIZE];
     __local clscan_sp_shared clscan_sh;
     __local uint clscan_next;
