@@ -110,8 +110,11 @@ CLSCAN_API size_t clscan_context_type_size(const clscan_context *ctx, clscan_typ
 /* A type of `size` bytes named `name` in OpenCL C; `declaration` (NULL for an existing OpenCL C type such
  * as "float2") is placed before every program that uses it. A probe is built on the device: a declaration
  * that does not compile gives CLSCAN_BUILD_FAILED with the log (its lines numbered as in the declaration);
- * a device sizeof other than `size` gives CLSCAN_INVALID_ARGUMENT. *type is usable with this context only.
- * Names beginning with clscan_ or CLSCAN_ are the library's. At least 64 types a context. */
+ * a device sizeof other than `size` gives CLSCAN_INVALID_ARGUMENT. *type is usable with this context only:
+ * compaction and sort_by_key values move it at any size; scans and reductions combine it (up to 128 bytes)
+ * with a registered operator of its own; a built-in operator on it, sort keys and summed-area tables of it
+ * are CLSCAN_UNSUPPORTED. Names beginning with clscan_ or CLSCAN_ are the library's. At least 64 types a
+ * context. */
 CLSCAN_API clscan_status clscan_register_type(clscan_context *ctx, const char *name, const char *declaration,
                                               size_t size, clscan_type *type);
 #define CLSCAN_OP_COMMUTATIVE 1u   /* combine(a, b) == combine(b, a): the library may reorder operands */
