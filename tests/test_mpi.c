@@ -3,7 +3,8 @@
  * tile + 1 and larger elements, in place too; the reduction; the compaction; bad arguments on one rank
  * (every rank gets the same status, no output changes, the next call works); a registered operator
  * that does not commute (affine maps mod 2^16) through the scans and the reduction, and ranks that pass
- * different registered operators or one their context lacks. Every rank checks, then
+ * different registered operators or one their context lacks; a registered 12-byte struct (affine maps
+ * mod 2^32 with a count) through the scans and the reduction. Every rank checks, then
  * the ranks agree on the verdict before asserting, so that they leave each test together.
  * Rank 0's seed is broadcast; $CLSCAN_TEST_SEED replays. The quick tier (3 ranks) takes the operators of
  * tier_op (tier.h), whose programs the one-device tests have built. */
@@ -321,6 +322,78 @@ static int user_mismatch_case(int unregistered)
     return all_ranks(ok);
 }
 
+/* ---- a registered struct across ranks ------------------------------------------------------------ */
+/* Affine maps mod 2^32 with a count, 12 bytes: moved as words, combined on each rank's device. */
+typedef struct { uint32_t m, c, k; } affk_t;
+static const char affk_decl[] = "typedef struct { uint m, c, k; } affk_t;";
+static const char affk_combine[] = "(affk_t){b.m * a.m, b.m * a.c + b.c, a.k + b.k}";
+
+static affk_t affk(affk_t a, affk_t b) { return (affk_t){b.m * a.m, b.m * a.c + b.c, a.k + b.k}; }
+static int affk_same(affk_t a, affk_t b) { return a.m == b.m && a.c == b.c && a.k == b.k; }
+
+/* The scans and the reduction over every slice kind; every rank checks its part against the sequential
+ * composition of the whole concatenation. */
+static int struct_case(clscan_type type, clscan_op op, int exclusive, int shift)
+{
+    size_t total = 0, first = 0, n = 0;
+    for (int r = 0; r < ranks; r++) {
+        const size_t len = slice_len(type, r, shift);
+        if (r == rank)
+            first = total, n = len;
+        total += len;
+    }
+    affk_t *all = malloc(total * sizeof *all + 1), *got = malloc(n * sizeof *got + 1), acc = {1, 0, 0}, want;
+    assert_true(all && got);
+    uint64_t rng = seed ^ (0xaff4ull << 32 | (uint64_t)(shift * 2 + exclusive));
+    for (size_t i = 0; i < total; i++) {
+        const uint64_t r = ref_next(&rng);
+        all[i] = (affk_t){(uint32_t)r | 1u, (uint32_t)(r >> 32), (uint32_t)(r >> 7) & 7u};
+    }
+    for (size_t i = 0; i < first; i++)
+        acc = affk(acc, all[i]);
+    cl_mem in = ref_buffer(ctx, n * sizeof *all + 12, all + first), out = ref_buffer(ctx, n * sizeof *all + 12, NULL);
+    clscan_status st = exclusive ? clscan_mpi_exclusive_scan(ctx, MPI_COMM_WORLD, in, out, n, type, op)
+                                 : clscan_mpi_inclusive_scan(ctx, MPI_COMM_WORLD, in, out, n, type, op);
+    int ok = st == CLSCAN_SUCCESS && ref_read(ctx, out, n * sizeof *got, got);
+    for (size_t i = 0; ok && i < n; i++) {
+        const affk_t before = acc;
+        acc = affk(acc, all[first + i]);
+        ok = affk_same(got[i], exclusive ? before : acc);
+    }
+    want = (affk_t){1, 0, 0};
+    for (size_t i = 0; i < total; i++)
+        want = affk(want, all[i]);
+    affk_t result = {0, 0, 0};
+    clscan_status rst = clscan_mpi_reduce(ctx, MPI_COMM_WORLD, in, n, type, op, &result);
+    ok = ok && rst == CLSCAN_SUCCESS && affk_same(result, want);
+    if (!ok)
+        print_error("rank %d: 12-byte struct %s shift %d (slice %zu of %zu): %s, reduce %s: %s\n", rank,
+                    exclusive ? "exclusive" : "inclusive", shift, n, total, clscan_status_string(st),
+                    clscan_status_string(rst), clscan_last_error(ctx));
+    clReleaseMemObject(in), clReleaseMemObject(out);
+    free(all), free(got);
+    return all_ranks(ok);
+}
+
+static void test_registered_struct(void **state)
+{
+    (void)state;
+    if (ref_quick())   /* a program of its own: the full tier (1, 3 and 4 ranks) runs it */
+        skip();
+    clscan_type type = (clscan_type)0;
+    clscan_op op = (clscan_op)0;
+    const affk_t id = {1, 0, 0};
+    int ok = clscan_register_type(ctx, "affk_t", affk_decl, sizeof(affk_t), &type) == CLSCAN_SUCCESS &&
+             clscan_register_op(ctx, type, affk_combine, &id, NULL, 0, &op) == CLSCAN_SUCCESS;
+    if (!ok)
+        print_error("rank %d: registration failed: %s\n", rank, clscan_last_error(ctx));
+    assert_true(all_ranks(ok));
+    int failures = 0;
+    for (int shift = 0; shift < 6; shift++)
+        failures += !struct_case(type, op, shift % 2, shift);
+    assert_int_equal(failures, 0);
+}
+
 static void test_registered_op_mismatch(void **state)
 {
     (void)state;
@@ -404,7 +477,7 @@ int main(int argc, char **argv)
             cmocka_unit_test(test_reduce),
             cmocka_unit_test(test_compact),
             cmocka_unit_test(test_registered_op),
-            cmocka_unit_test(test_registered_op_mismatch),
+            cmocka_unit_test(test_registered_op_mismatch), cmocka_unit_test(test_registered_struct),
             cmocka_unit_test(test_bad_arguments),
         };
         failed = cmocka_run_group_tests(tests, NULL, NULL);
