@@ -458,9 +458,17 @@ static void op_action(reader *r, unsigned opt, clscan_type last, uint64_t *rng)
         if (got != next_op())
             fail("a registered operator is not the next value");
         n_ops++;
-        if (clscan__is_user_value((unsigned)type)) {   /* no function takes registered types yet */
+        if (clscan__is_user_value((unsigned)type)) {   /* an empty reduction gives the identity, up to 128 bytes */
+            const size_t bytes = clscan_context_type_size(ctx, type);
+            uint8_t *value = malloc(bytes ? bytes : 1);
+            if (!value)
+                fail("host allocation");
             ctx->error[0] = '\0';
-            check_status("reduce", clscan_reduce(ctx, NULL, 0, type, got, result), CLSCAN_UNSUPPORTED, 0);
+            const clscan_status rst = clscan_reduce(ctx, NULL, 0, type, got, value);
+            check_status("reduce", rst, bytes <= CLSCAN__ELEM_MAX ? CLSCAN_SUCCESS : CLSCAN_UNSUPPORTED, 0);
+            if (rst == CLSCAN_SUCCESS && memcmp(value, identity, bytes) != 0)
+                fail("an empty reduction did not give the registered identity");
+            free(value);
         } else if (safe_to_run(form, c, p))   /* checked against the CPU if the operator is the template's */
             use_op(r, type, got, certain && ib < 0x80 && !(flags & ~form->flags) ? form : NULL, rng);
     } else if (got != (clscan_op)0x7e57)
