@@ -227,3 +227,9 @@ void test_set_tile(clscan_context *ctx, unsigned wg_size, unsigned items)
     clscan_tuning_set(ctx, CLSCAN_TUNE_WG_SIZE, wg_size);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS, items);
 }
+
+void ref_pair(int k, clscan_strategy *strategy, clscan_wg_algorithm *wg)
+{
+    *strategy = k ? (clscan_strategy)(1 + (k - 1) / 3) : CLSCAN_STRATEGY_AUTO;
+    *wg = k ? (clscan_wg_algorithm)(1 + (k - 1) % 3) : CLSCAN_WG_AUTO;
+}

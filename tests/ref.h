@@ -43,6 +43,10 @@ cl_mem ref_buffer(clscan_context *ctx, size_t bytes, const void *init);   /* ini
 int ref_read(clscan_context *ctx, cl_mem buf, size_t bytes, void *out);   /* blocking; 1 on success */
 int ref_is_poison(const void *data, size_t bytes);
 
+/* The scan tests' pair k of REF_PAIRS: 0 is AUTO x AUTO, then every strategy x work-group algorithm. */
+#define REF_PAIRS 10
+void ref_pair(int k, clscan_strategy *strategy, clscan_wg_algorithm *wg);
+
 /* Work-group size and items of later scans, reductions, compactions and sorts (0, 0: the tables'). */
 void test_set_tile(clscan_context *ctx, unsigned wg_size, unsigned items);
 #endif

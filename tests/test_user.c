@@ -209,9 +209,10 @@ static void scan_pairs(op_case c, int every_pair)
         skip();
     size_t sizes[16], count = sizes_for(case_types[c], sizes);
     int failures = 0;
-    for (int pair = 0; pair < (every_pair ? 10 : 1); pair++) {
-        const clscan_strategy s = pair ? (clscan_strategy)(1 + (pair - 1) / 3) : CLSCAN_STRATEGY_AUTO;
-        const clscan_wg_algorithm wg = pair ? (clscan_wg_algorithm)(1 + (pair - 1) % 3) : CLSCAN_WG_AUTO;
+    for (int pair = 0; pair < (every_pair ? REF_PAIRS : 1); pair++) {
+        clscan_strategy s;
+        clscan_wg_algorithm wg;
+        ref_pair(pair, &s, &wg);
         if (ref_quick() && pair && wg != CLSCAN_WG_HILLIS_STEELE)   /* quick: each strategy, one algorithm */
             continue;
         char what[64];

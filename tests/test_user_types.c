@@ -290,9 +290,10 @@ static void scan_pairs(combine_case c, int every_pair)
 {
     size_t sizes[16], count = sizes_for(clscan__scan_tile(ctx, types[c]), sizes);
     int failures = 0;
-    for (int pair = 0; pair < (every_pair ? 10 : 1); pair++) {
-        const clscan_strategy s = pair ? (clscan_strategy)(1 + (pair - 1) / 3) : CLSCAN_STRATEGY_AUTO;
-        const clscan_wg_algorithm wg = pair ? (clscan_wg_algorithm)(1 + (pair - 1) % 3) : CLSCAN_WG_AUTO;
+    for (int pair = 0; pair < (every_pair ? REF_PAIRS : 1); pair++) {
+        clscan_strategy s;
+        clscan_wg_algorithm wg;
+        ref_pair(pair, &s, &wg);
         char what[64];
         assert_int_equal(clscan_set_algorithm(ctx, s, wg), CLSCAN_SUCCESS);
         for (size_t i = 0; i < count; i++)

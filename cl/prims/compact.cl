@@ -15,9 +15,7 @@ typedef uint clscan_payload_t;
 #elif CLSCAN_PAYLOAD_BYTES == 8
 typedef ulong clscan_payload_t;
 #else
-typedef struct {
-    uchar b[CLSCAN_PAYLOAD_BYTES];
-} __attribute__((aligned(CLSCAN_MOVED_ALIGN(CLSCAN_PAYLOAD_BYTES)))) clscan_payload_t;
+typedef CLSCAN_MOVED_STRUCT(CLSCAN_PAYLOAD_BYTES) clscan_payload_t;
 #define CLSCAN_PAYLOAD_NONE ((clscan_payload_t){{0}})
 #endif
 #if !defined(CLSCAN_PAYLOAD_NONE)

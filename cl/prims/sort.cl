@@ -39,9 +39,7 @@ typedef uint clscan_value_t;
 typedef ulong clscan_value_t;
 #define CLSCAN_SORT_VALUES
 #elif defined(CLSCAN_SORT_VALUE_BYTES) && CLSCAN_SORT_VALUE_BYTES > 0   /* registered types */
-typedef struct {
-    uchar b[CLSCAN_SORT_VALUE_BYTES];
-} __attribute__((aligned(CLSCAN_MOVED_ALIGN(CLSCAN_SORT_VALUE_BYTES)))) clscan_value_t;
+typedef CLSCAN_MOVED_STRUCT(CLSCAN_SORT_VALUE_BYTES) clscan_value_t;
 #define CLSCAN_SORT_VALUES
 #endif
 #if defined(CLSCAN_SORT_HIST64)

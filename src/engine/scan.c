@@ -195,13 +195,13 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
 clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                    clscan_op op, int exclusive)
 {
-    clscan_strategy strategy = ctx->strategy;
-    if (strategy == CLSCAN_STRATEGY_AUTO)
-        strategy = clscan__table_strategy(&ctx->info, clscan__type_size(ctx, type), n);
     clscan__program *p = NULL;
     clscan_status st = clscan__scan_program(ctx, type, op, n, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
+    const clscan_strategy strategy = ctx->strategy == CLSCAN_STRATEGY_AUTO
+                                         ? clscan__table_strategy(&ctx->info, p->config.elem, n)
+                                         : ctx->strategy;
     switch (strategy) {
     case CLSCAN_STRATEGY_SINGLE_PASS: return single_pass(ctx, p, in, out, n, exclusive);
     case CLSCAN_STRATEGY_REDUCE_THEN_SCAN: return reduce_then_scan(ctx, p, in, out, n, exclusive);

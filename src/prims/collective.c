@@ -47,6 +47,17 @@ static clscan_status elems_alloc(clscan_context *ctx, const clscan__collective *
     return CLSCAN_SUCCESS;
 }
 
+/* The opening agreement of a scan or reduction: the checks' status, then the element buffers, agreed on
+ * with the key of the type and operator (*key, for the later agreements). */
+static clscan_status open_step(clscan_context *ctx, const clscan__collective *c, clscan_status checked,
+                               clscan_type type, clscan_op op, elems *e, uint64_t *key)
+{
+    if (checked == CLSCAN_SUCCESS)
+        checked = elems_alloc(ctx, c, type, op, e);
+    *key = clscan__op_key(ctx, type, op);
+    return agree(ctx, c, *key, checked);
+}
+
 /* Registered operators: every rank's total gathered here, then those of ranks 0 .. upto - 1 combined
  * into e->got on this device by the one-device reduction, in rank order with earlier ranks on the left
  * (the operator need not commute). Never an MPI operation: only a device runs the user's OpenCL C. */
@@ -73,11 +84,9 @@ clscan_status clscan__scan_collective(clscan_context *ctx, cl_mem in, cl_mem out
         return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0, 0);
     pthread_mutex_lock(&ctx->lock);
     elems e = {NULL, NULL, NULL, 0, 0, 0};
-    clscan_status st = CHECKS(ctx, c, clscan__check_scan(ctx, in, out, n, type, op));
-    if (st == CLSCAN_SUCCESS)
-        st = elems_alloc(ctx, c, type, op, &e);
-    const uint64_t key = clscan__op_key(ctx, type, op);
-    st = agree(ctx, c, key, st);
+    uint64_t key = 0;
+    clscan_status st = open_step(ctx, c, CHECKS(ctx, c, clscan__check_scan(ctx, in, out, n, type, op)), type, op,
+                                 &e, &key);
     /* Up to the last agreement: a rank that wrote its part and learns there that another failed must not
      * report CLSCAN_OUT_OF_MEMORY (nothing written) either. */
     if (st == CLSCAN_SUCCESS)
@@ -106,11 +115,9 @@ clscan_status clscan__reduce_collective(clscan_context *ctx, cl_mem in, size_t n
         return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0, 0);
     pthread_mutex_lock(&ctx->lock);
     elems e = {NULL, NULL, NULL, 0, 0, 0};
-    clscan_status st = CHECKS(ctx, c, clscan__check_reduce(ctx, in, n, type, op, result));
-    if (st == CLSCAN_SUCCESS)
-        st = elems_alloc(ctx, c, type, op, &e);
-    const uint64_t key = clscan__op_key(ctx, type, op);
-    st = agree(ctx, c, key, st);
+    uint64_t key = 0;
+    clscan_status st = open_step(ctx, c, CHECKS(ctx, c, clscan__check_reduce(ctx, in, n, type, op, result)), type,
+                                 op, &e, &key);
     if (st == CLSCAN_SUCCESS)
         st = agree(ctx, c, key, clscan__reduce_run(ctx, in, n, type, op, e.mine));
     if (st == CLSCAN_SUCCESS)

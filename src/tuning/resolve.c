@@ -24,7 +24,7 @@ static size_t compact_local_bytes(clscan__tuning t, size_t elem)
 
 /* The table's tile t under the override and the device's limits; local_bytes says what a launch of
  * that shape declares in local memory. */
-static clscan__tuning in_force(const clscan_context *ctx, clscan_type type, clscan__tuning t,
+static clscan__tuning in_force(const clscan_context *ctx, size_t elem, clscan__tuning t,
                                size_t (*local_bytes)(clscan__tuning, size_t))
 {
     if (clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE))
@@ -32,7 +32,6 @@ static clscan__tuning in_force(const clscan_context *ctx, clscan_type type, clsc
     long mode = clscan__tuned(ctx, CLSCAN_TUNE_ITEMS_MODE);
     if (mode)
         t.stream = mode == 2;
-    size_t elem = clscan__type_size(ctx, type);
     t.wg_size = clscan__floor_pow2(t.wg_size < ctx->info.max_wg ? t.wg_size : ctx->info.max_wg);
     if (t.items == 0)
         t.items = 1;
@@ -49,13 +48,14 @@ static clscan__tuning in_force(const clscan_context *ctx, clscan_type type, clsc
 
 clscan__tuning clscan__scan_tile(const clscan_context *ctx, clscan_type type)
 {
-    return in_force(ctx, type, clscan__table_scan_tile(&ctx->info, clscan__type_size(ctx, type)), tile_local_bytes);
+    const size_t elem = clscan__type_size(ctx, type);
+    return in_force(ctx, elem, clscan__table_scan_tile(&ctx->info, elem), tile_local_bytes);
 }
 
 clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type)
 {
-    return in_force(ctx, type, clscan__table_compact_tile(&ctx->info, clscan__type_size(ctx, type)),
-                    compact_local_bytes);
+    const size_t elem = clscan__type_size(ctx, type);
+    return in_force(ctx, elem, clscan__table_compact_tile(&ctx->info, elem), compact_local_bytes);
 }
 
 /* The sort's own local-memory fit is the sort's (src/prims/sort.c): it depends on its digits. */
