@@ -173,10 +173,16 @@ static void other_items_mode_pass(clscan_type type)
 {
     int stream = clscan__scan_tile(ctx, type).stream;
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
-    if (stream)   /* tiles of 512 on a CPU: up to two block-sum levels (512^2 + 1) is enough, and far quicker */
-        test_set_tile(ctx, 64, 8), size_cap = 512 * 512 + 1;
+    /* Tiles of 512 on a CPU: up to two block-sum levels (512^2 + 1) is enough, and far quicker. 8- and
+     * 16-bit elements take 32 items, held packed in words (CLSCAN_WG_PACKED) as on GPUs (8 would move
+     * them as 8-wide vectors), through single-pass only: reduce-then-scan scans its tiles with the
+     * same two halves, and the full tier's time is short. */
+    const int narrow = clscan_type_size(type) < 4;
+    if (stream)
+        test_set_tile(ctx, 64, narrow ? 32 : 8), size_cap = 512 * 512 + 1;
     scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
-    scan_matrix(type, CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_AUTO);
+    if (!narrow)
+        scan_matrix(type, CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_AUTO);
     test_set_tile(ctx, 0, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
     size_cap = SIZE_MAX;

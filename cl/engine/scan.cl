@@ -87,7 +87,8 @@ void clscan_scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out
         const ulong t = clscan_sp_take_tile(counters, epoch, &clscan_next);
         if (t >= num_tiles)
             break;
-        CLSCAN_T v[CLSCAN_ITEMS_HELD], total;
+        clscan_wg_held v[CLSCAN_WG_HELD];
+        CLSCAN_T total;
         CLSCAN_T excl = clscan_wg_tile_up(in, t * CLSCAN_TILE, n, v, clscan_tile, clscan_scratch, &total);
         CLSCAN_T prefix = CLSCAN_IDENTITY;
         if (t > 0) {

@@ -2,7 +2,6 @@
  * device features each program may use (sub-groups, vector loads, 64-bit status words, volatile
  * reads) unless the override asks for the portable paths; and the operators' identities. */
 #include "engine.h"
-#include "../../cl/core/sizes.clh"   /* the kernels' own rules (a path from here: no include dir) */
 #include <math.h>
 #include <string.h>
 
@@ -20,15 +19,14 @@ clscan__config clscan__config_with(const clscan_context *ctx, clscan__program_id
                                    size_t n, clscan__tuning t)
 {
     const int portable = clscan__tuned(ctx, CLSCAN_TUNE_PORTABLE) != 0;
-    /* Registered types of other widths than a scalar's are no vector types: scalar loads. */
     const size_t elem = clscan__type_size(ctx, type);
-    const int vectors = !portable && (!clscan__is_user_value((unsigned)type) || CLSCAN_CARRIED_SIZE(elem));
+    const int vectors = clscan__vectors(ctx, type);
     clscan__config cfg = {.program = id, .type = type, .elem = elem, .op = op};
     cfg.wg = ctx->wg == CLSCAN_WG_AUTO ? clscan__table_wg(&ctx->info, type, n) : ctx->wg;
     cfg.sg = cfg.wg == CLSCAN_WG_SUBGROUP && !portable ? ctx->info.subgroups : CLSCAN__SG_NONE;
     cfg.wg_size = t.wg_size, cfg.items = t.items, cfg.stream = t.stream;
     cfg.vec_io = vectors && vector_io(ctx, t.items, t.stream, elem);
-    cfg.vec4 = vectors && ctx->info.base_align >= 4 * elem;
+    cfg.vec4 = clscan__vec4(ctx, type);
     cfg.atomics64 = ctx->info.int64_atomics && !portable;
     cfg.force_fallback = clscan__tuned(ctx, CLSCAN_TUNE_FORCE_FALLBACK) != 0;
     cfg.volatile_reads = ctx->info.volatile_status && !portable;

@@ -46,10 +46,29 @@ static clscan__tuning in_force(const clscan_context *ctx, size_t elem, clscan__t
     return t;
 }
 
+int clscan__vectors(const clscan_context *ctx, clscan_type type)
+{
+    const int portable = clscan__tuned(ctx, CLSCAN_TUNE_PORTABLE) != 0;
+    return !portable && (!clscan__is_user_value((unsigned)type) || CLSCAN_CARRIED_SIZE(clscan__type_size(ctx, type)));
+}
+
+/* 8- and 16-bit elements move packed as 4-wide vectors of words (core/workgroup.clh). */
+int clscan__vec4(const clscan_context *ctx, clscan_type type)
+{
+    const size_t elem = clscan__type_size(ctx, type);
+    return clscan__vectors(ctx, type) && ctx->info.base_align >= 4 * (elem < 4 ? 4 : elem);
+}
+
+/* 8- and 16-bit elements held in registers are packed in words wherever buffers load as 4-wide
+ * vectors (CLSCAN_WG_PACKED, core/workgroup.clh): there the registers of 4-byte items hold four
+ * (two) times as many, and the tile as many bytes. */
 clscan__tuning clscan__scan_tile(const clscan_context *ctx, clscan_type type)
 {
     const size_t elem = clscan__type_size(ctx, type);
-    return in_force(ctx, elem, clscan__table_scan_tile(&ctx->info, elem), tile_local_bytes);
+    clscan__tuning t = clscan__table_scan_tile(&ctx->info, elem);
+    if (elem < 4 && !t.stream && clscan__vec4(ctx, type))
+        t.items *= (unsigned)(4 / elem);
+    return in_force(ctx, elem, t, tile_local_bytes);
 }
 
 clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type)

@@ -42,6 +42,11 @@ unsigned clscan__table_sat_split(const clscan__device_info *dev);
 unsigned clscan__table_sat_tile(const clscan__device_info *dev, size_t elem);
 
 /* ---- in force on a context (resolve.c): table, override, device limits ------------------------- */
+/* Whether programs of this type may load vectors: the override does not ask for the portable paths
+ * and the type has vector types (registered types of a scalar's width). clscan__vec4: and every
+ * buffer start is aligned to 4-wide ones (CLSCAN_VEC4). */
+int clscan__vectors(const clscan_context *ctx, clscan_type type);
+int clscan__vec4(const clscan_context *ctx, clscan_type type);
 clscan__tuning clscan__scan_tile(const clscan_context *ctx, clscan_type type);
 clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type);
 clscan__sort_tuning clscan__sort_tuning_for(const clscan_context *ctx, size_t key_bytes);
