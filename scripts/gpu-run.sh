@@ -46,7 +46,7 @@ for args in "${bench_runs[@]}"; do
   echo "== clscan-bench $args"
   # shellcheck disable=SC2086
   ./clscan-bench $args --csv "$OUT/bench-$k.csv" --json "$OUT/bench-$k.json" >"$OUT/bench-$k.txt" 2>&1 || rc=1
-  grep -E '^clscan|^trivial|copy roof|auto|single-pass/sub|WRONG|tuning|wg |policy|    \{|took' "$OUT/bench-$k.txt" |
+  grep -E '^clscan|^trivial|copy roof|auto|single-pass/sub|WRONG|FAILED|tuning|wg |policy|    \{|took' "$OUT/bench-$k.txt" |
     cut -c1-100 | tail -${BENCH_LINES:-60}
 done
 IFS='|' read -r -a mpi_runs <<<"${MPI_RUNS:-}"

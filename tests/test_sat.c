@@ -4,7 +4,7 @@
  * work-group, tile and band, in place and not; the other item mode; the path the policy does not pick
  * (single-pass bands or a work-item a band), the CPU shape with short bands, the three passes' segments
  * of bands forced, the forced look-back fallback of both; bad arguments. $CLSCAN_TEST_SEED replays.
- * The quick tier (tier.h) runs int8, int32, uint64 and float (tier_add_type), and the
+ * The quick tier (tier.h) runs int8, uint64 and float (tier_add_type; int32 in the other paths), and the
  * paths the policy does not pick at one type or pair of types. */
 #include "prims/prims.h"
 #include "ref.h"

@@ -101,7 +101,7 @@ static int usage(FILE *f, int code)
             "reduce-then-scan) and clscan_mpi_inclusive_scan over all ranks (the slowest rank's time), and\n"
             "the MPI step alone; one row a rank, the global result checked on every rank. Devices as\n"
             "clscan_mpi_context_create picks them, or --device on every rank. Exit status 1 when any\n"
-            "result is wrong.\n");
+            "call fails (CALL FAILED, its message on stderr) or any result is wrong (WRONG RESULT).\n");
     return code;
 }
 
@@ -323,13 +323,16 @@ static int sat_matches(const step *s, const void *got)
     return ok;
 }
 
-/* Median seconds of runs timed calls after two untimed warm-ups (builds, caches); -1 if a call failed. */
+/* Median seconds of runs timed calls after two untimed warm-ups (builds, caches); -1 if a call failed
+ * (its message on stderr; the row then says CALL FAILED). */
 static double median_time(int (*fn)(const step *), const step *s, int runs, double *t)
 {
     for (int r = -2; r < runs; r++) {
         double t0 = clscan__bench_seconds();
-        if (!fn(s))
+        if (!fn(s)) {
+            fprintf(stderr, "clscan-bench: a call failed: %s\n", clscan_last_error(s->ctx));
             return -1;
+        }
         if (r >= 0)
             t[r] = clscan__bench_seconds() - t0;
     }
@@ -440,7 +443,7 @@ static void add_row(report *r, row x)
         fflush(r->csv);
     }
     printf("%-11zu %-7s %-31s %10.4f %9.3f %6.3f %7.2f%s\n", x.n, x.type, x.algorithm, x.ms, x.gbps, x.roof,
-           x.launches, x.verified ? "" : "  WRONG RESULT");
+           x.launches, x.ms < 0 ? "  CALL FAILED" : x.verified ? "" : "  WRONG RESULT");
     fflush(stdout);
 }
 
