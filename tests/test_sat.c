@@ -4,7 +4,7 @@
  * work-group, tile and band, in place and not; the other item mode; the path the policy does not pick
  * (single-pass bands or a work-item a band), the CPU shape with short bands, the three passes' segments
  * of bands forced, the forced look-back fallback of both; bad arguments. $CLSCAN_TEST_SEED replays.
- * The quick tier (tier.h) runs int8, uint64 and float (tier_add_type; int32 in the other paths), and the
+ * The quick tier (tier.h) runs int8, int32, uint64 and float (tier_add_type), and the
  * paths the policy does not pick at one type or pair of types. */
 #include "prims/prims.h"
 #include "ref.h"
@@ -114,8 +114,8 @@ static void sat_shapes(clscan_type t)
                                 {7, 257}};   /* the CPU shape's two bands of at least 128 rows */
     int failures = 0;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        for (int in_place = 0; in_place < 2; in_place++)
-            failures += !sat_one(shapes[i][0], shapes[i][1], t, in_place);
+        for (int in_place = 0; in_place < 2; in_place++)   /* the quick tier: in place at every other shape */
+            failures += (!in_place || !ref_quick() || i % 2 == 0) && !sat_one(shapes[i][0], shapes[i][1], t, in_place);
     assert_int_equal(failures, 0);
 }
 
@@ -213,7 +213,8 @@ static void gpu_paths(clscan_type a, clscan_type b)
     for (int path = 1; path <= 2; path++) {
         clscan_tuning_set(ctx, CLSCAN_TUNE_SAT_PATH, path);
         sat_shapes(a);
-        sat_shapes(b);
+        if (b != a)
+            sat_shapes(b);
     }
     const int segments[] = {1, 3};
     for (size_t i = 0; i < sizeof segments / sizeof segments[0]; i++) {

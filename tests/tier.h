@@ -24,15 +24,14 @@ static inline int tier_op(clscan_type type, clscan_op op, int main_path)
                           (op == CLSCAN_MIN && type == CLSCAN_INT16) || (op == CLSCAN_MUL && type == CLSCAN_UINT16)));
 }
 
-/* Whether a primitive that only adds (summed-area tables) runs type: the quick tier takes int8 (elements
- * and status in one 32-bit word, as int32's), uint64 (a signed and an unsigned add give the same bits)
- * and float (double's tables are float's at another width); the full tier every 32- and 64-bit type,
- * and int8 and uint16. */
+/* Whether a primitive that only adds (summed-area tables) runs type: the quick tier takes int8, int32,
+ * uint64 (a signed and an unsigned add give the same bits) and float (double's tables are float's at
+ * another width); the full tier every 32- and 64-bit type, and int8 and uint16. */
 static inline int tier_add_type(clscan_type type)
 {
     if (type == CLSCAN_UINT8 || type == CLSCAN_INT16)
         return 0;
-    return !ref_quick() || type == CLSCAN_INT8 || type == CLSCAN_UINT64 || type == CLSCAN_FLOAT;
+    return !ref_quick() || type == CLSCAN_INT8 || type == CLSCAN_INT32 || type == CLSCAN_UINT64 || type == CLSCAN_FLOAT;
 }
 
 /* The quick tier leaves uint8 to the full one: at 8 bits its add has int8's bits, and the quick tier
