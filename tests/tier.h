@@ -24,6 +24,17 @@ static inline int tier_op(clscan_type type, clscan_op op, int main_path)
                           (op == CLSCAN_MIN && type == CLSCAN_INT16) || (op == CLSCAN_MUL && type == CLSCAN_UINT16)));
 }
 
+/* The operators a scan runs at type (tier_op), but for the quick tier's adds under AUTO (main_path) at
+ * uint16, uint32 and uint64: an unsigned add has its signed twin's bits, and each is a program less to
+ * build on PoCL, where building programs is most of the tier's time. The unsigned types keep their
+ * other operators there. */
+static inline int tier_scan_op(clscan_type type, clscan_op op, int main_path)
+{
+    const int unsigned_add =
+        op == CLSCAN_ADD && (type == CLSCAN_UINT16 || type == CLSCAN_UINT32 || type == CLSCAN_UINT64);
+    return tier_op(type, op, main_path) && !(ref_quick() && main_path && unsigned_add);
+}
+
 /* Whether a primitive that only adds (summed-area tables) runs type: the quick tier takes int8, int32,
  * uint64 (a signed and an unsigned add give the same bits) and float (double's tables are float's at
  * another width); the full tier every 32- and 64-bit type, and int8 and uint16. */

@@ -61,7 +61,9 @@ int clscan__vec4(const clscan_context *ctx, clscan_type type)
 
 /* 8- and 16-bit elements held in registers are packed in words wherever buffers load as 4-wide
  * vectors (CLSCAN_WG_PACKED, core/workgroup.clh): there the registers of 4-byte items hold four
- * (two) times as many, and the tile as many bytes. */
+ * (two) times as many, and the tile as many bytes. Where the scaled count is a vector width (16
+ * 16-bit items from a row of 8), the kernels move them as that vector instead (CLSCAN_VEC_IO),
+ * unpacked, in as many registers as 4-byte rows of 16 take. */
 clscan__tuning clscan__scan_tile(const clscan_context *ctx, clscan_type type)
 {
     const size_t elem = clscan__type_size(ctx, type);
