@@ -1,5 +1,6 @@
 /* Every kernel path on small inputs, for running under Oclgrind (`oclgrind --data-races
- * --uninitialized`, see tests/oclgrind.cmake): each strategy x work-group algorithm of the scans, the
+ * --uninitialized`, see tests/oclgrind.cmake): each strategy x work-group algorithm of the scans, each
+ * strategy from an initial value on the host and on the device (written by clscan_reduce_async), the
  * single-pass look-back with its fallback forced, in place and out of place, reduce, both compaction
  * paths, both sorts and sort_by_key, the summed-area tables in both shapes, and a registered operator
  * that is not commutative under each strategy and in a reduction. Sizes 1, a work-group + 1 and
@@ -76,6 +77,40 @@ static void scan_case(size_t n, clscan_type type, clscan_op op, int exclusive, i
     free(got);
 }
 
+/* An int32 add scan from an initial value: from the host, or (on_device) element 0 of a buffer that
+ * clscan_reduce_async wrote just before (the sum of two parts). Checked as test_scan does, against the
+ * plain inclusive scan of x = {init, in...}. */
+static void init_case(size_t n, int exclusive, int on_device, const char *what)
+{
+    if (skipped(what))
+        return;
+    int32_t *x = malloc((n + 1) * sizeof *x), *got = malloc((n + 1) * sizeof *got), part[2];
+    ref_fill(x, n + 1, CLSCAN_INT32, CLSCAN_ADD, &rng);
+    ref_fill(part, 1, CLSCAN_INT32, CLSCAN_ADD, &rng);
+    part[1] = (int32_t)((uint32_t)x[0] - (uint32_t)part[0]);
+    cl_mem parts = ref_buffer(ctx, sizeof part, part), a = ref_buffer(ctx, n * sizeof *x, x + 1);
+    cl_mem b = poisoned(n * sizeof *x), init_buf = on_device ? poisoned(sizeof *x) : NULL;
+    clscan_status st = CLSCAN_SUCCESS;
+    if (on_device)
+        st = clscan_reduce_async(ctx, parts, 2, CLSCAN_INT32, CLSCAN_ADD, init_buf);
+    if (st == CLSCAN_SUCCESS)
+        st = exclusive ? clscan_exclusive_scan_init(ctx, a, b, n, CLSCAN_INT32, CLSCAN_ADD, on_device ? NULL : x, init_buf)
+                       : clscan_inclusive_scan_init(ctx, a, b, n, CLSCAN_INT32, CLSCAN_ADD, on_device ? NULL : x, init_buf);
+    got[0] = x[0];   /* inclusive: the outputs follow init */
+    char msg[256] = "";
+    if (ok_status(st, what, n) && (!ref_read(ctx, b, n * sizeof *x, got + !exclusive) ||
+                                   !ref_check_scan(x, got, exclusive ? n : n + 1, CLSCAN_INT32, CLSCAN_ADD, 0, msg,
+                                                   sizeof msg)))
+        fail(what, n, msg);
+    if (init_buf)
+        clReleaseMemObject(init_buf);
+    clReleaseMemObject(parts);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    free(x);
+    free(got);
+}
+
 /* Each strategy x work-group algorithm, then AUTO, int32 add both ways and once in place. */
 static void group_scan(void)
 {
@@ -88,6 +123,11 @@ static void group_scan(void)
             for (size_t i = 0; i < NSIZES; i++)
                 scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, (int)(i & 1), 0, "scan");
         }
+    for (size_t s = 0; s < 3; s++) {   /* initial values, from the host and the device by turns */
+        clscan_set_algorithm(ctx, strategies[s], CLSCAN_WG_AUTO);
+        for (size_t i = 0; i < NSIZES; i++)
+            init_case(sizes[i], (int)(i & 1), (int)((i >> 1) & 1), "scan from an initial value");
+    }
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
     for (size_t i = 0; i < NSIZES; i++)
         scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 1, "scan in place");

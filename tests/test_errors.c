@@ -156,6 +156,47 @@ static void test_overlap(void **state)
     clReleaseMemObject(big);
 }
 
+/* Scans with an initial value: exactly one of init and init_buf; init_buf holds an element of the
+ * type, belongs to the context, is readable and does not overlap out. */
+static void test_init_errors(void **state)
+{
+    (void)state;
+    const int32_t init = 7;
+    cl_int err;
+    cl_mem small = ref_buffer(ctx, 2, NULL);
+    cl_mem write_only = clCreateBuffer(clscan_context_cl_context(ctx), CL_MEM_WRITE_ONLY, 64, NULL, &err);
+    assert_true(small && write_only);
+    for (int excl = 0; excl < 2; excl++) {
+        clscan_status (*scan)(clscan_context *, cl_mem, cl_mem, size_t, clscan_type, clscan_op, const void *, cl_mem) =
+            excl ? clscan_exclusive_scan_init : clscan_inclusive_scan_init;
+        assert_int_equal(scan(ctx, in_buf, out_buf, N, CLSCAN_INT32, CLSCAN_ADD, NULL, NULL), CLSCAN_INVALID_ARGUMENT);
+        assert_non_null(strstr(clscan_last_error(ctx), "both NULL"));
+        assert_int_equal(scan(ctx, in_buf, out_buf, N, CLSCAN_INT32, CLSCAN_ADD, &init, in_buf), CLSCAN_INVALID_ARGUMENT);
+        assert_non_null(strstr(clscan_last_error(ctx), "both given"));
+        assert_int_equal(scan(ctx, in_buf, out_buf, N, CLSCAN_INT32, CLSCAN_ADD, NULL, small), CLSCAN_INVALID_ARGUMENT);
+        assert_non_null(strstr(clscan_last_error(ctx), "init_buf"));
+        assert_int_equal(scan(ctx, in_buf, out_buf, N, CLSCAN_INT32, CLSCAN_ADD, NULL, write_only), CLSCAN_INVALID_ARGUMENT);
+        assert_non_null(strstr(clscan_last_error(ctx), "init_buf"));
+        assert_int_equal(scan(ctx, in_buf, out_buf, N, CLSCAN_INT32, CLSCAN_ADD, NULL, out_buf), CLSCAN_INVALID_ARGUMENT);
+        assert_non_null(strstr(clscan_last_error(ctx), "overlap"));
+        assert_int_equal(scan(ctx, in_buf, out_buf, N, (clscan_type)99, CLSCAN_ADD, &init, NULL), CLSCAN_INVALID_ARGUMENT);
+        assert_int_equal(scan(NULL, in_buf, out_buf, N, CLSCAN_INT32, CLSCAN_ADD, &init, NULL), CLSCAN_INVALID_ARGUMENT);
+        assert_untouched_and_usable();
+        /* n == 0 is a no-op; in as init_buf is allowed (it is only read). */
+        assert_int_equal(scan(ctx, NULL, NULL, 0, CLSCAN_INT32, CLSCAN_ADD, NULL, NULL), CLSCAN_SUCCESS);
+    }
+    int32_t got[N];
+    cl_mem tmp = ref_buffer(ctx, sizeof got, NULL);
+    assert_int_equal(clscan_exclusive_scan_init(ctx, in_buf, tmp, N, CLSCAN_INT32, CLSCAN_ADD, NULL, in_buf), CLSCAN_SUCCESS);
+    assert_true(ref_read(ctx, tmp, sizeof got, got));
+    uint32_t acc = (uint32_t)in_data[0];
+    for (size_t i = 0; i < N; acc += (uint32_t)in_data[i++])
+        assert_int_equal((uint32_t)got[i], acc);
+    clReleaseMemObject(tmp);
+    clReleaseMemObject(small);
+    clReleaseMemObject(write_only);
+}
+
 static void test_host_api_errors(void **state)
 {
     (void)state;
@@ -218,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_null_and_enums),   cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_foreign_and_flagged_buffers), cmocka_unit_test(test_overlap),
         cmocka_unit_test(test_host_api_errors),  cmocka_unit_test(test_context_functions),
+        cmocka_unit_test(test_init_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

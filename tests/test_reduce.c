@@ -1,4 +1,4 @@
-/* clscan_reduce against the CPU reference: every type x operator, at sizes around every boundary of
+/* clscan_reduce against the CPU reference, and clscan_reduce_async against clscan_reduce's bits: every type x operator, at sizes around every boundary of
  * the tiling in force (work-group, tile, 3 tiles, several passes of partials), in the paths AUTO takes
  * and in the portable and other-item-mode paths; the input must stay untouched and *result is
  * poisoned first. Bad arguments leave *result and the context as they were. $CLSCAN_TEST_SEED replays.
@@ -49,10 +49,28 @@ static int reduce_one(size_t n, clscan_type type, clscan_op op, void *in, void *
     int ok = ref_check_reduce(in, result, n, type, op, msg, sizeof msg);
     if (!ok)
         print_error("reduce %s %s n=%zu: %s\n", ref_type_name(type), ref_op_name(op), n, msg);
+    /* clscan_reduce_async into a poisoned buffer: the same bits (float sums fold in a fixed order). */
+    const size_t elem = clscan_type_size(type);
+    unsigned char on_device[8];
+    cl_mem res = ref_buffer(ctx, elem, NULL);
+    assert_non_null(res);
+    st = clscan_reduce_async(ctx, buf, n, type, op, res);
+    if (st != CLSCAN_SUCCESS)
+        fail_msg("async %s %s n=%zu: %s: %s", ref_type_name(type), ref_op_name(op), n, clscan_status_string(st),
+                 clscan_last_error(ctx));
+    assert_int_equal(ref_read(ctx, res, elem, on_device), 1);
+    clReleaseMemObject(res);
+    if (memcmp(on_device, result, elem) != 0) {
+        print_error("reduce_async %s %s n=%zu: not clscan_reduce's value\n", ref_type_name(type), ref_op_name(op), n);
+        ok = 0;
+    }
     assert_int_equal(ref_read(ctx, buf, bytes, after), 1);
     clReleaseMemObject(buf);
     return ok && memcmp(in, after, bytes) == 0;
 }
+
+/* 1 while a path other than AUTO's runs (the integers' fixed stride): its operators are tier_path_op's. */
+static int path_pass;
 
 /* Sizes around the tiling in force for the type (including enough tiles for two passes of partials),
  * for the operators from first to last. */
@@ -73,14 +91,15 @@ static void reduce_sizes(clscan_type type, clscan_op first, clscan_op last)
     int failures = 0;
     for (int op = first; op <= (int)last; op++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-            failures += tier_op(type, (clscan_op)op, 1) && !reduce_one(sizes[i], type, (clscan_op)op, in, after);
+            failures += (path_pass ? tier_path_op(type, (clscan_op)op) : tier_op(type, (clscan_op)op, 1)) &&
+                        !reduce_one(sizes[i], type, (clscan_op)op, in, after);
     free(in);
     free(after);
     assert_int_equal(failures, 0);
 }
 
 /* Every operator on the path AUTO takes (integers also with the fixed stride of tiles that floats
- * take); add alone on the portable path (scalar loads) and in the
+ * take, there with tier_path_op's operators); add alone on the portable path (scalar loads) and in the
  * item mode the policy does not pick, with 16-element tiles (many partials, several passes). Each
  * extra path is a program build per type, which PoCL makes slowly: the quick tier (tier.h) runs each
  * extra path at one type. */
@@ -89,8 +108,10 @@ static void all_paths(clscan_type type)
     reduce_sizes(type, CLSCAN_ADD, CLSCAN_MAX);
     if (type != CLSCAN_FLOAT && type != CLSCAN_DOUBLE) {   /* integers take tiles as they go; floats stride */
         clscan_tuning_set(ctx, CLSCAN_TUNE_REDUCE_STRIDED, 1);
+        path_pass = 1;
         if (tier_type(type, CLSCAN_INT64))
             reduce_sizes(type, CLSCAN_ADD, CLSCAN_MAX);
+        path_pass = 0;
         clscan_tuning_set(ctx, CLSCAN_TUNE_REDUCE_STRIDED, 0);
     }
     clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);
@@ -146,6 +167,73 @@ static void test_reduce_float_repeatable(void **state)
     free(in);
 }
 
+/* A running total that never visits the host: chunk A reduced into a buffer, chunk B scanned from it
+ * (clscan_inclusive_scan_init reading the buffer the reduction wrote just before), against the scan
+ * of A and B together. */
+static void test_reduce_async_chain(void **state)
+{
+    (void)state;
+    const size_t a = 70001, b = 50003;
+    int64_t *all = malloc((a + b) * sizeof *all), *got = malloc(b * sizeof *got);
+    assert_true(all && got);
+    ref_fill(all, a + b, CLSCAN_INT64, CLSCAN_ADD, &rng);
+    cl_mem chunk_a = ref_buffer(ctx, a * sizeof *all, all), chunk_b = ref_buffer(ctx, b * sizeof *all, all + a);
+    cl_mem total = ref_buffer(ctx, sizeof *all, NULL), out = ref_buffer(ctx, b * sizeof *all, NULL);
+    assert_true(chunk_a && chunk_b && total && out);
+    assert_int_equal(clscan_reduce_async(ctx, chunk_a, a, CLSCAN_INT64, CLSCAN_ADD, total), CLSCAN_SUCCESS);
+    assert_int_equal(clscan_inclusive_scan_init(ctx, chunk_b, out, b, CLSCAN_INT64, CLSCAN_ADD, NULL, total),
+                     CLSCAN_SUCCESS);
+    assert_int_equal(ref_read(ctx, out, b * sizeof *got, got), 1);
+    uint64_t acc = 0;
+    for (size_t i = 0; i < a + b; i++) {
+        acc += (uint64_t)all[i];
+        if (i >= a)
+            assert_int_equal((uint64_t)got[i - a], acc);
+    }
+    clReleaseMemObject(chunk_a);
+    clReleaseMemObject(chunk_b);
+    clReleaseMemObject(total);
+    clReleaseMemObject(out);
+    free(all);
+    free(got);
+}
+
+/* clscan_reduce_async's bad arguments: a status and a message, result as it was; n == 0 writes the
+ * identity. */
+static void test_reduce_async_bad_arguments(void **state)
+{
+    (void)state;
+    int32_t data[100];
+    for (int i = 0; i < 100; i++)
+        data[i] = i;
+    cl_mem buf = ref_buffer(ctx, sizeof data, data), res = ref_buffer(ctx, 4, NULL), small = ref_buffer(ctx, 2, NULL);
+    assert_true(buf && res && small);
+    assert_int_equal(clscan_reduce_async(NULL, buf, 100, CLSCAN_INT32, CLSCAN_ADD, res), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_reduce_async(ctx, buf, 100, CLSCAN_INT32, CLSCAN_ADD, NULL), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "result"));
+    assert_int_equal(clscan_reduce_async(ctx, buf, 100, CLSCAN_INT32, CLSCAN_ADD, small), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "result"));
+    assert_int_equal(clscan_reduce_async(ctx, buf, 100, CLSCAN_INT32, CLSCAN_ADD, buf), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "overlap"));
+    assert_int_equal(clscan_reduce_async(ctx, buf, 101, CLSCAN_INT32, CLSCAN_ADD, res), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_reduce_async(ctx, buf, 100, (clscan_type)99, CLSCAN_ADD, res), CLSCAN_INVALID_ARGUMENT);
+    int32_t value = 0;
+    assert_int_equal(ref_read(ctx, res, 4, &value), 1);
+    assert_true(ref_is_poison(&value, 4));
+    assert_int_equal(clscan_reduce_async(ctx, NULL, 0, CLSCAN_INT32, CLSCAN_MUL, res), CLSCAN_SUCCESS);
+    assert_int_equal(ref_read(ctx, res, 4, &value), 1);
+    assert_int_equal(value, 1);
+    assert_int_equal(clscan_reduce_async(ctx, buf, 100, CLSCAN_INT32, CLSCAN_ADD, res), CLSCAN_SUCCESS);
+    assert_int_equal(ref_read(ctx, res, 4, &value), 1);
+    assert_int_equal(value, 4950);
+    int32_t after[100];
+    assert_int_equal(ref_read(ctx, buf, sizeof after, after), 1);
+    assert_memory_equal(after, data, sizeof data);
+    clReleaseMemObject(buf);
+    clReleaseMemObject(res);
+    clReleaseMemObject(small);
+}
+
 /* Every bad argument: the right status, a message, *result untouched, and the next call works. */
 static void test_reduce_bad_arguments(void **state)
 {
@@ -185,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_reduce_INT8), cmocka_unit_test(test_reduce_UINT8),
         cmocka_unit_test(test_reduce_INT16), cmocka_unit_test(test_reduce_UINT16),
         cmocka_unit_test(test_reduce_float_repeatable), cmocka_unit_test(test_reduce_bad_arguments),
+        cmocka_unit_test(test_reduce_async_chain), cmocka_unit_test(test_reduce_async_bad_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -37,6 +37,8 @@ static int teardown(void **state)
 
 /* No size above this (other_items_mode_pass and test_misc_subgroup_shapes lower it for small tiles). */
 static size_t size_cap = SIZE_MAX;
+/* 1 while a pass over a path other than the main one runs: its operators are tier_path_op's. */
+static int path_pass;
 
 /* The boundary sizes for this type's tiling, plus fixed and random ones. */
 static size_t test_sizes(clscan_type type, size_t *sizes, size_t cap)
@@ -105,11 +107,86 @@ static void scan_matrix(clscan_type type, clscan_strategy strategy, clscan_wg_al
     for (size_t i = 0; i < count; i++)
         for (int op = CLSCAN_ADD; op <= CLSCAN_MAX; op++)
             for (int mode = 0; mode < 4; mode++)
-                failures += tier_scan_op(type, (clscan_op)op, strategy == CLSCAN_STRATEGY_AUTO) &&
+                failures += (path_pass ? tier_path_op(type, (clscan_op)op)
+                                       : tier_scan_op(type, (clscan_op)op, strategy == CLSCAN_STRATEGY_AUTO)) &&
                             !run_one(sizes[i], type, (clscan_op)op, mode & 1, mode >> 1, in, got);
     free(in);
     free(got);
     assert_int_equal(failures, 0);
+}
+
+/* One scan with an initial value, from the host or (on_device) from a buffer a kernel writes just before
+ * (a scan of one element); returns 1 when it matches the reference. The reference is the plain scan of
+ * x = {init, in[0], ..., in[n-1]}: the inclusive scan with init is its elements 1..n, the exclusive one
+ * its elements 0..n-1. x, got: n + 1 elements. */
+static int run_one_init(size_t n, clscan_type type, clscan_op op, int exclusive, int in_place, int on_device,
+                        void *x, void *got)
+{
+    const size_t elem = clscan_type_size(type), bytes = n * elem;
+    ref_fill(x, n + 1, type, op, &rng);
+    char *in = (char *)x + elem;
+    cl_mem a = ref_buffer(ctx, bytes, in), b = in_place ? a : ref_buffer(ctx, bytes, NULL), init_buf = NULL;
+    assert_true(a && b);
+    if (on_device) {
+        cl_mem src = ref_buffer(ctx, elem, x);
+        init_buf = ref_buffer(ctx, elem, NULL);
+        assert_true(src && init_buf);
+        clscan_status st = clscan_inclusive_scan(ctx, src, init_buf, 1, type, op);
+        if (st != CLSCAN_SUCCESS)
+            fail_msg("init_buf %s %s: %s: %s", ref_type_name(type), ref_op_name(op), clscan_status_string(st),
+                     clscan_last_error(ctx));
+        clReleaseMemObject(src);
+    }
+    const void *init = on_device ? NULL : x;
+    clscan_status st = exclusive ? clscan_exclusive_scan_init(ctx, a, b, n, type, op, init, init_buf)
+                                 : clscan_inclusive_scan_init(ctx, a, b, n, type, op, init, init_buf);
+    if (st != CLSCAN_SUCCESS)
+        fail_msg("init %s %s n=%zu: %s: %s", ref_type_name(type), ref_op_name(op), n, clscan_status_string(st),
+                 clscan_last_error(ctx));
+    /* Inclusive: got follows init, so that got - elem is x's inclusive scan through n. */
+    char *out = exclusive ? (char *)got : (char *)got + elem;
+    memcpy(got, x, elem);
+    assert_int_equal(ref_read(ctx, b, bytes, out), 1);
+    char msg[256] = "";
+    int ok = ref_check_scan(x, got, exclusive ? n : n + 1, type, op, 0, msg, sizeof msg);
+    if (!ok)
+        print_error("%s with init from the %s %s %s%s n=%zu: %s\n", exclusive ? "exclusive" : "inclusive",
+                    on_device ? "device" : "host", ref_type_name(type), ref_op_name(op), in_place ? " in place" : "",
+                    n, msg);
+    if (!in_place) {   /* the input must be untouched */
+        assert_int_equal(ref_read(ctx, a, bytes, out), 1);
+        ok = ok && memcmp(out, in, bytes) == 0;
+        clReleaseMemObject(b);
+    }
+    if (init_buf)
+        clReleaseMemObject(init_buf);
+    clReleaseMemObject(a);
+    return ok;
+}
+
+/* Scans with an initial value at every size of the matrix, all four modes, the initial value from the
+ * host and from the device at alternate sizes; the operators of the main path in the quick tier and
+ * of tier_path_op in the full one (the seed is one more operand whatever the operator; test_user runs
+ * it with operators that are not commutative). */
+static void init_matrix(clscan_type type, clscan_strategy strategy)
+{
+    assert_int_equal(clscan_set_algorithm(ctx, strategy, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
+    size_t sizes[64], count = test_sizes(type, sizes, 64), max = 0;
+    for (size_t i = 0; i < count; i++)
+        max = sizes[i] > max ? sizes[i] : max;
+    void *x = malloc(max * 8 + 8), *got = malloc(max * 8 + 8);
+    assert_true(x && got);
+    int failures = 0;
+    for (size_t i = 0; i < count; i++)
+        for (int op = CLSCAN_ADD; op <= CLSCAN_MAX; op++)
+            for (int mode = 0; mode < 4; mode++)
+                failures += (ref_quick() ? tier_scan_op(type, (clscan_op)op, strategy == CLSCAN_STRATEGY_AUTO)
+                                         : tier_path_op(type, (clscan_op)op)) &&
+                            !run_one_init(sizes[i], type, (clscan_op)op, mode & 1, mode >> 1, (int)(i + mode) & 1, x, got);
+    free(x);
+    free(got);
+    assert_int_equal(failures, 0);
+    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
 }
 
 /* The quick tier runs every type under AUTO, and each strategy with each work-group algorithm at one. */
@@ -149,7 +226,9 @@ SCAN_TEST(UINT16, AUTO, AUTO)
 static void portable_pass(clscan_type type)
 {
     clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);
+    path_pass = 1;
     scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_SUBGROUP);
+    path_pass = 0;
     clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 0);
 }
 
@@ -160,7 +239,9 @@ static void forced_fallback_pass(clscan_type type)
     unsigned long before = 0, after = 0;
     assert_int_equal(clscan_tuning_fallbacks(ctx, &before), CLSCAN_SUCCESS);
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
+    path_pass = 1;
     scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
+    path_pass = 0;
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
     assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
     print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
@@ -180,9 +261,11 @@ static void other_items_mode_pass(clscan_type type)
     const int narrow = clscan_type_size(type) < 4;
     if (stream)
         test_set_tile(ctx, 64, narrow ? 32 : 8), size_cap = 512 * 512 + 1;
+    path_pass = 1;
     scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
     if (!narrow)
         scan_matrix(type, CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_AUTO);
+    path_pass = 0;
     test_set_tile(ctx, 0, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
     size_cap = SIZE_MAX;
@@ -214,6 +297,26 @@ PER_TYPES(portable)
 PER_TYPES(forced_fallback)
 PER_TYPES(other_items_mode)
 PER_TYPES(other_groups)
+
+/* Initial values: every type under AUTO, and each strategy (its program the matrix's) at int32 and int8
+ * in the quick tier, at every type in the full one. */
+static const clscan_type init_quick_types[] = {CLSCAN_INT32, CLSCAN_INT8};
+#define INIT_TEST(name, S)                                                                              \
+    static void test_init_##name(void **state)                                                             \
+    {                                                                                                   \
+        (void)state;                                                                                    \
+        for (int type = CLSCAN_INT32; type <= CLSCAN_UINT16; type++) {                                  \
+            const int quick = CLSCAN_STRATEGY_##S == CLSCAN_STRATEGY_AUTO ? tier_type_narrow((clscan_type)type) \
+                              : (clscan_type)type == init_quick_types[0] ||                   \
+                                    (clscan_type)type == init_quick_types[1];                           \
+            if (clscan__device_supports_type(&ctx->info, (clscan_type)type) && (!ref_quick() || quick)) \
+                init_matrix((clscan_type)type, CLSCAN_STRATEGY_##S);                                    \
+        }                                                                                               \
+    }
+INIT_TEST(auto, AUTO)   /* lower case: the full tier's filters by strategy do not take them */
+INIT_TEST(block_sum, BLOCK_SUM)
+INIT_TEST(reduce_then_scan, REDUCE_THEN_SCAN)
+INIT_TEST(single_pass, SINGLE_PASS)
 
 /* Small tiles force four block-sum levels at moderate n (reduce-then-scan: three, under its totals),
  * and give single-pass thousands of tiles with a look-back window of eight. */
@@ -325,6 +428,8 @@ int main(int argc, char **argv)
         ENTRY(UINT8, AUTO, AUTO),                 ENTRY(INT16, AUTO, AUTO),
         ENTRY(UINT16, AUTO, AUTO),
         EACH_TYPE(portable), EACH_TYPE(forced_fallback), EACH_TYPE(other_items_mode), EACH_TYPE(other_groups),
+        cmocka_unit_test(test_init_auto), cmocka_unit_test(test_init_block_sum),
+        cmocka_unit_test(test_init_reduce_then_scan), cmocka_unit_test(test_init_single_pass),
         cmocka_unit_test(test_misc_deep_recursion), cmocka_unit_test(test_misc_subgroup_shapes),
         cmocka_unit_test(test_misc_host_api),
     };

@@ -130,11 +130,12 @@ static uint64_t get(const void *data, size_t i, size_t w)
     return v;
 }
 
-/* 1 when got is the scan of in by case c; else the first wrong element is printed. */
-static int check_scan(op_case c, const void *in, const void *got, size_t n, int exclusive, const char *what)
+/* 1 when got is the scan of in by case c from init; else the first wrong element is printed. */
+static int check_scan(op_case c, const void *in, const void *got, size_t n, int exclusive, uint64_t init,
+                      const char *what)
 {
     const size_t w = clscan_type_size(case_types[c]);
-    uint64_t acc = identity_of(c);
+    uint64_t acc = init;
     for (size_t i = 0; i < n; i++) {
         uint64_t before = acc;
         acc = combine(c, acc, get(in, i, w));
@@ -149,20 +150,30 @@ static int check_scan(op_case c, const void *in, const void *got, size_t n, int 
 }
 
 /* ---- scans and reductions --------------------------------------------------------------------------- */
-static int scan_one(op_case c, size_t n, int exclusive, int in_place, const char *what)
+/* seed 0: a plain scan; 1: from an initial value on the host; 2: from one on the device (init_buf). */
+static int scan_one(op_case c, size_t n, int exclusive, int in_place, int seed, const char *what)
 {
     const size_t w = clscan_type_size(case_types[c]), bytes = n * w;
     void *in = malloc(bytes + 8), *got = malloc(bytes + 8);
     for (size_t i = 0; i < n; i++)
         put(in, i, w, element(c));
+    const uint64_t init = seed ? element(c) : identity_of(c);
     cl_mem a = ref_buffer(ctx, bytes, in), b = in_place ? a : ref_buffer(ctx, bytes, NULL);
-    clscan_status st = exclusive ? clscan_exclusive_scan(ctx, a, b, n, case_types[c], ops[c])
-                                 : clscan_inclusive_scan(ctx, a, b, n, case_types[c], ops[c]);
-    int ok = st == CLSCAN_SUCCESS && ref_read(ctx, b, bytes, got) && check_scan(c, in, got, n, exclusive, what);
+    cl_mem init_buf = seed == 2 ? ref_buffer(ctx, w, &init) : NULL;   /* little-endian: w bytes of init */
+    clscan_status st;
+    if (seed)
+        st = exclusive ? clscan_exclusive_scan_init(ctx, a, b, n, case_types[c], ops[c], init_buf ? NULL : &init, init_buf)
+                       : clscan_inclusive_scan_init(ctx, a, b, n, case_types[c], ops[c], init_buf ? NULL : &init, init_buf);
+    else
+        st = exclusive ? clscan_exclusive_scan(ctx, a, b, n, case_types[c], ops[c])
+                       : clscan_inclusive_scan(ctx, a, b, n, case_types[c], ops[c]);
+    int ok = st == CLSCAN_SUCCESS && ref_read(ctx, b, bytes, got) && check_scan(c, in, got, n, exclusive, init, what);
     if (st != CLSCAN_SUCCESS)
         print_error("%s, %s, n=%zu: %s: %s\n", case_names[c], what, n, clscan_status_string(st), clscan_last_error(ctx));
     if (!in_place)
         clReleaseMemObject(b);
+    if (init_buf)
+        clReleaseMemObject(init_buf);
     clReleaseMemObject(a);
     free(in), free(got);
     return ok;
@@ -219,8 +230,10 @@ static void scan_pairs(op_case c, int every_pair)
         assert_int_equal(clscan_set_algorithm(ctx, s, wg), CLSCAN_SUCCESS);
         for (size_t i = 0; i < count; i++)
             for (int excl = 0; excl < 2; excl++) {
-                snprintf(what, sizeof what, "%s strategy %d wg %d", excl ? "exclusive" : "inclusive", (int)s, (int)wg);
-                failures += !scan_one(c, sizes[i], excl, i % 2, what);
+                const int seed = (int)((i + (size_t)excl) % 3);   /* none, from the host, from the device */
+                snprintf(what, sizeof what, "%s strategy %d wg %d%s", excl ? "exclusive" : "inclusive", (int)s, (int)wg,
+                         seed == 1 ? " init on the host" : seed == 2 ? " init on the device" : "");
+                failures += !scan_one(c, sizes[i], excl, i % 2, seed, what);
             }
     }
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
@@ -256,7 +269,7 @@ static void test_affine16_fallback(void **state)
     size_t sizes[16], count = sizes_for(CLSCAN_UINT32, sizes);
     int failures = 0;
     for (size_t i = 0; i < count; i++)
-        failures += !scan_one(AFFINE16, sizes[i], (int)(i % 2), 0, "forced fallback");
+        failures += !scan_one(AFFINE16, sizes[i], (int)(i % 2), 0, (int)(i % 3), "forced fallback");
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
     assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
     assert_int_equal(failures, 0);
@@ -282,7 +295,7 @@ static void test_affine16_reduce_small_tiles(void **state)
 /* The context still scans right after a refusal. */
 static void still_works(void)
 {
-    assert_true(scan_one(AFFINE16, 1000, 0, 0, "after a refusal"));
+    assert_true(scan_one(AFFINE16, 1000, 0, 0, 0, "after a refusal"));
 }
 
 static void test_refusals(void **state)

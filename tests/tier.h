@@ -1,6 +1,7 @@
 /* What each tier of the suite runs (tests/CMakeLists.txt registers the tiers; docs/reliability.md,
  * "The suite in two tiers", says why). $CLSCAN_TEST_TIER=full: every type x operator x configuration a
- * test lists, at every size it lists. Unset or quick: every type on each primitive's main path (what
+ * test lists, at every size it lists (the scans' passes over other paths: every type with add, each
+ * other operator at one or two types, tier_path_op). Unset or quick: every type on each primitive's main path (what
  * AUTO runs), every operator there at one or more types, and every other configuration (strategy,
  * work-group algorithm, portable path, forced fallback, item mode, shape) at one type, all at every
  * tile boundary (ref_quick() leaves out only the sizes past 3 tiles and the large random ones). On
@@ -10,18 +11,33 @@
 #define CLSCAN_TEST_TIER_H
 #include "ref.h"
 
+/* The operators besides add that the quick tier runs on a primitive's main path, each at one or two
+ * types: min at int32 (signed) and int16 (the widened sub-group scans' identity), max at uint64
+ * (unsigned, 64-bit) and float, mul at float (the products' tolerance) and uint16 (products past int,
+ * where 16-bit values would be promoted). Not at int8: Mesa rusticl 25.0 on llvmpipe stops with SIGFPE
+ * on int8 mul, min and max (docs/reliability.md), and CI runs the quick tier there; the full tier
+ * takes them. */
+static inline int tier_picked_op(clscan_type type, clscan_op op)
+{
+    return (op == CLSCAN_MIN && type == CLSCAN_INT32) || (op == CLSCAN_MAX && type == CLSCAN_UINT64) ||
+           (op == CLSCAN_MAX && type == CLSCAN_FLOAT) || (op == CLSCAN_MUL && type == CLSCAN_FLOAT) ||
+           (op == CLSCAN_MIN && type == CLSCAN_INT16) || (op == CLSCAN_MUL && type == CLSCAN_UINT16);
+}
+
 /* The operators a configuration runs at type. The quick tier runs add, and on a primitive's main path
- * (main_path) also each other operator at one or two types: min at int32 (signed) and int16 (the
- * widened sub-group scans' identity), max at uint64 (unsigned, 64-bit) and float, mul at float (the
- * products' tolerance) and uint16 (products past int, where 16-bit values would be promoted). Not at
- * int8: Mesa rusticl 25.0 on llvmpipe stops with SIGFPE on int8 mul, min and max (docs/reliability.md),
- * and CI runs the quick tier there; the full tier takes them. */
+ * (main_path) also the picked ones (tier_picked_op); the full tier every operator. */
 static inline int tier_op(clscan_type type, clscan_op op, int main_path)
 {
-    return !ref_quick() || op == CLSCAN_ADD ||
-           (main_path && ((op == CLSCAN_MIN && type == CLSCAN_INT32) || (op == CLSCAN_MAX && type == CLSCAN_UINT64) ||
-                          (op == CLSCAN_MAX && type == CLSCAN_FLOAT) || (op == CLSCAN_MUL && type == CLSCAN_FLOAT) ||
-                          (op == CLSCAN_MIN && type == CLSCAN_INT16) || (op == CLSCAN_MUL && type == CLSCAN_UINT16)));
+    return !ref_quick() || op == CLSCAN_ADD || (main_path && tier_picked_op(type, op));
+}
+
+/* The operators a pass over another path than the main one (portable, forced fallback, the other item
+ * mode) runs at type: add, and in the full tier the picked ones too, so that every operator runs on
+ * every path at a type or two. Each (type, operator) is a program of its own on each path, and
+ * building programs is most of the full tier's time on PoCL (CI's 45 minutes). */
+static inline int tier_path_op(clscan_type type, clscan_op op)
+{
+    return op == CLSCAN_ADD || (!ref_quick() && tier_picked_op(type, op));
 }
 
 /* The operators a scan runs at type (tier_op), but for the quick tier's adds under AUTO (main_path) at

@@ -7,16 +7,26 @@
  * Single-pass: clscan_scan_single_pass reads and writes each element once; tiles find their prefix by
  * decoupled look-back (lookback.clh) over status words published by the tiles before them. */
 
+/* A scan's initial value: element 0 of seed_buf where that is not NULL (written on the device by an
+ * earlier command: clscan_*_scan_init), else seed. A function, not a macro: its return type undoes
+ * ?:'s promotion of 8/16-bit types, where a cast would refuse registered struct types. */
+CLSCAN_T clscan_seed(__global const CLSCAN_T *seed_buf, CLSCAN_T seed)
+{
+    return seed_buf ? seed_buf[0] : seed;
+}
+
 /* tile_totals (may be NULL) receives each tile's total (without the seed). Every tile is seeded with
- * seed, combined with its prefix from tile_prefix where that is not NULL: the identity for a plain
- * scan, the total of the slices before this one when a scan is split across devices (clscan_mpi). */
+ * the seed (clscan_seed), combined with its prefix from tile_prefix where that is not NULL: the
+ * identity for a plain scan, the caller's initial value, the total of the slices before this one when
+ * a scan is split across devices (clscan_mpi). */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_scan_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global CLSCAN_T *tile_totals,
                        __global const CLSCAN_T *tile_prefix, ulong n, ulong num_tiles, uint exclusive,
-                       CLSCAN_T seed)
+                       CLSCAN_T seed_value, __global const CLSCAN_T *seed_buf)
 {
     __local CLSCAN_T clscan_tile[CLSCAN_TILE_LOCAL] CLSCAN_TILE_ALIGNED;
     __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];
+    const CLSCAN_T seed = clscan_seed(seed_buf, seed_value);
     for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
         CLSCAN_T tile_seed = tile_prefix ? CLSCAN_OP(seed, tile_prefix[t]) : seed;
         CLSCAN_T total = clscan_wg_scan_tile(in, out, t * CLSCAN_TILE, n, exclusive, tile_seed, clscan_tile,
@@ -39,11 +49,13 @@ void clscan_scan_one_group(__global const CLSCAN_T *in, __global CLSCAN_T *out, 
                           clscan_wg_scan_tile(in, out, base, n, exclusive, carry, clscan_tile, clscan_scratch));
 }
 
-/* out[i] = prefix[tile of i] op out[i]; prefix holds each tile's exclusive prefix (tile 0: identity). */
+/* out[i] = prefix[tile of i] op out[i] for the tiles from first_tile on; prefix holds each tile's exclusive
+ * prefix (tile 0's is the identity, and first_tile 1, unless the scan has an initial value). */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
-void clscan_add_offsets(__global CLSCAN_T *out, __global const CLSCAN_T *prefix, ulong n, ulong num_tiles)
+void clscan_add_offsets(__global CLSCAN_T *out, __global const CLSCAN_T *prefix, ulong n, ulong num_tiles,
+                        ulong first_tile)
 {
-    for (ulong t = get_group_id(0) + 1; t < num_tiles; t += get_num_groups(0)) {
+    for (ulong t = get_group_id(0) + first_tile; t < num_tiles; t += get_num_groups(0)) {
         CLSCAN_T p = prefix[t];
         for (uint i = 0; i < CLSCAN_ITEMS; i++) {
             ulong g = t * CLSCAN_TILE + i * CLSCAN_WG_SIZE + get_local_id(0);
@@ -71,11 +83,13 @@ CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, ulong j, ulong n, __
 }
 
 /* One launch: work-groups take tiles from the launch's counter (lookback.clh), publish, look back,
- * write. num_tiles < 2^31. */
+ * write. num_tiles < 2^31. The published prefixes leave out the seed (clscan_seed; the identity for a
+ * plain scan), which goes first into each tile's outputs: the look-back and its fallback, which
+ * reduces tiles from the input, agree on what a prefix is. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out, __global clscan_sp_word *status,
                              __global uint *counters, ulong n, ulong num_tiles, uint exclusive, uint epoch,
-                             uint in_place)
+                             uint in_place, CLSCAN_T seed_value, __global const CLSCAN_T *seed_buf)
 {
     __local CLSCAN_T clscan_tile[CLSCAN_TILE_LOCAL] CLSCAN_TILE_ALIGNED;
     __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL > CLSCAN_WG_SIZE ? CLSCAN_WG_SCAN_LOCAL : CLSCAN_WG_SIZE];
@@ -99,6 +113,7 @@ void clscan_scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out
         if (lid == 0)
             clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(prefix, total));
         clscan_sp_published_group(in_place);   /* before the tile's outputs (lookback.clh, "in place") */
-        clscan_wg_tile_down(in, out, t * CLSCAN_TILE, n, v, CLSCAN_OP(prefix, excl), exclusive, clscan_tile);
+        const CLSCAN_T before = CLSCAN_OP(clscan_seed(seed_buf, seed_value), CLSCAN_OP(prefix, excl));
+        clscan_wg_tile_down(in, out, t * CLSCAN_TILE, n, v, before, exclusive, clscan_tile);
     }
 }

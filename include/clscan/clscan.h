@@ -138,9 +138,24 @@ CLSCAN_API clscan_status clscan_register_op(clscan_context *ctx, clscan_type typ
 CLSCAN_API clscan_status clscan_inclusive_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, clscan_op op);
 CLSCAN_API clscan_status clscan_exclusive_scan(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, clscan_op op);
 
+/* Scans with an initial value (0.2): exclusive: out[0] = init, out[i] = init op in[0] op ... op in[i-1];
+ * inclusive: out[i] = init op in[0] op ... op in[i]. init: one element on the host, or, when init_buf is
+ * not NULL (init must then be NULL), element 0 of init_buf, read on the device when the scan runs, so a
+ * running total can pass from one chunk to the next without the host (clscan_reduce_async writes one).
+ * init_buf must not overlap out. */
+CLSCAN_API clscan_status clscan_exclusive_scan_init(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                                    clscan_op op, const void *init, cl_mem init_buf);
+CLSCAN_API clscan_status clscan_inclusive_scan_init(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                                    clscan_op op, const void *init, cl_mem init_buf);
+
 /* Combines in[0..n) with op and writes one element of the type to *result, waiting for it; n == 0
  * gives the identity. *result is written only on success. */
 CLSCAN_API clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op, void *result);
+/* The same value written into element 0 of result on the device (0.2), enqueued like the scans: a
+ * pipeline goes on without the host waiting (clscan_*_scan_init reads it from there). n == 0 writes the
+ * identity. result holds one element of the type and does not overlap in. */
+CLSCAN_API clscan_status clscan_reduce_async(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
+                                             cl_mem result);
 
 /* Stream compaction: flags holds n cl_uchar; the elements of in whose flag is non-zero are written to
  * the front of out in their original order (stable), and *count receives how many (waiting for it).

@@ -308,6 +308,9 @@ size_t clscan__launch_groups(size_t groups);
 void clscan__outputs(clscan_context *ctx, cl_mem a, cl_mem b);
 /* Enqueues a zero fill of bytes of buf (ordered like clscan__launch). */
 clscan_status clscan__fill_zero(clscan_context *ctx, cl_mem buf, size_t bytes);
+/* Writes bytes of value at the start of buf, waiting for the write (value need not outlive the call;
+ * ordered like clscan__launch); what names the call in a failure's message. */
+clscan_status clscan__write_value(clscan_context *ctx, cl_mem buf, size_t bytes, const void *value, const char *what);
 
 /* ---- argument checks (validate.c) ------------------------------------------------------------- */
 int clscan__type_valid(clscan_type type);

@@ -58,6 +58,8 @@ void clscan__landing_free(clscan_context *ctx)
     ctx->landing = NULL, ctx->landing_host = NULL;
 }
 
+static int is_output(const clscan_context *ctx, cl_mem m);
+
 static clscan_status order_barrier(clscan_context *ctx)
 {
     cl_int err = ctx->out_of_order ? clEnqueueBarrierWithWaitList(ctx->queue, 0, NULL, NULL) : CL_SUCCESS;
@@ -89,6 +91,19 @@ clscan_status clscan__fill_zero(clscan_context *ctx, cl_mem buf, size_t bytes)
     }
     if (err != CL_SUCCESS)
         return clscan__fail_cl(ctx, call, err);
+    return order_barrier(ctx);
+}
+
+clscan_status clscan__write_value(clscan_context *ctx, cl_mem buf, size_t bytes, const void *value, const char *what)
+{
+    clscan_status st = order_barrier(ctx);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    if (is_output(ctx, buf))
+        ctx->outputs_written = 1;
+    cl_int err = clEnqueueWriteBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, value, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, what, err);
     return order_barrier(ctx);
 }
 

@@ -33,9 +33,16 @@ size_t clscan__sp_status_bytes(size_t slots, size_t elem);
 #define CLSCAN__MAX_LEVELS 8   /* block-sum recursion depth; tile >= 64 makes 8 levels cover 2^48 */
 /* Levels block-sum needs for n elements at this tile size, and the scratch elements of each level. */
 unsigned clscan__block_sum_levels(size_t n, size_t tile, size_t level_elems[CLSCAN__MAX_LEVELS]);
-/* Validated, lock held: enqueue the scan of n > 0 elements by the strategy the context picks. */
+/* A scan's initial value, combined before every element: one element on the host (value), or element 0
+ * of buf read on the device when the scan runs (buf not NULL). */
+typedef struct clscan__seed {
+    const void *value;
+    cl_mem buf;
+} clscan__seed;
+/* Validated, lock held: enqueue the scan of n > 0 elements by the strategy the context picks, from seed
+ * (NULL: the identity). */
 clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
-                                   clscan_op op, int exclusive);
+                                   clscan_op op, int exclusive, const clscan__seed *seed);
 /* A scan in two halves around a step off the device (clscan_mpi), reduce-then-scan cut in two; validated,
  * n > 0, lock held throughout: the first leaves the tiles' prefixes in scratch and gives the total of
  * in, the second scans each tile seeded with seed (one element) and its prefix. */

@@ -7,28 +7,41 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The kernels' two seed arguments (scan.cl, clscan_seed): the value, into value (the identity where seed
+ * is NULL or on the device), and the buffer (NULL but where the seed is on the device). */
+static cl_mem seed_args(const clscan_context *ctx, const clscan__program *p, const clscan__seed *seed,
+                        char value[CLSCAN__ELEM_MAX])
+{
+    if (seed && !seed->buf)
+        memcpy(value, seed->value, p->config.elem);
+    else
+        clscan__identity(ctx, p->config.type, p->config.op, value);
+    return seed ? seed->buf : NULL;
+}
+
 /* totals (or NULL) receives each tile's total; every tile is seeded with seed (NULL: the identity),
  * combined with its prefix where prefix is not NULL. */
 static clscan_status clscan_scan_tiles(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
                                 cl_mem totals, cl_mem prefix, size_t n, size_t tiles, int exclusive,
-                                const void *seed)
+                                const clscan__seed *seed)
 {
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint excl = exclusive != 0;
-    char identity[CLSCAN__ELEM_MAX];
-    if (!seed)
-        clscan__identity(ctx, p->config.type, p->config.op, identity);
+    char value[CLSCAN__ELEM_MAX];
+    cl_mem seed_buf = seed_args(ctx, p, seed, value);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(totals), CLSCAN__MEM(prefix),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl),
-                                {p->config.elem, seed ? seed : identity}};
+                                {p->config.elem, value}, CLSCAN__MEM(seed_buf)};
     return clscan__launch(ctx, p, "clscan_scan_tiles", CLSCAN__ARGS(args), tiles);
 }
 
+/* From tile first_tile on: 1 where tile 0's prefix is the identity, 0 where it holds a seed. */
 static clscan_status clscan_add_offsets(clscan_context *ctx, const clscan__program *p, cl_mem out, cl_mem prefix,
-                                 size_t n, size_t tiles)
+                                 size_t n, size_t tiles, int first_tile)
 {
-    cl_ulong n64 = n, tiles64 = tiles;
-    const clscan__arg args[] = {CLSCAN__MEM(out), CLSCAN__MEM(prefix), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
+    cl_ulong n64 = n, tiles64 = tiles, first64 = (cl_ulong)first_tile;
+    const clscan__arg args[] = {CLSCAN__MEM(out), CLSCAN__MEM(prefix), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
+                                CLSCAN__VAL(first64)};
     return clscan__launch(ctx, p, "clscan_add_offsets", CLSCAN__ARGS(args), tiles);
 }
 
@@ -58,8 +71,10 @@ unsigned clscan__block_sum_levels(size_t n, size_t tile, size_t level_elems[CLSC
     return levels;
 }
 
+/* A seed goes into the one tile of the last level, whose prefixes then all carry it: the offsets are
+ * added from tile 0 on. */
 static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
-                               size_t n, int exclusive)
+                               size_t n, int exclusive, const clscan__seed *seed)
 {
     const size_t tile = (size_t)p->config.wg_size * p->config.items, elem = p->config.elem;
     size_t elems[CLSCAN__MAX_LEVELS];
@@ -75,15 +90,16 @@ static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl
             return st;
     }
     clscan_status st = clscan_scan_tiles(ctx, p, in, out, levels ? level[0] : NULL, NULL, n, clscan__tiles(n, tile),
-                                  exclusive, NULL);
+                                  exclusive, levels ? NULL : seed);
     /* Totals are scanned exclusively: each tile then adds the combination of all tiles before it. */
     for (unsigned l = 0; st == CLSCAN_SUCCESS && l < levels; l++)
         st = clscan_scan_tiles(ctx, p, level[l], level[l], l + 1 < levels ? level[l + 1] : NULL, NULL, elems[l],
-                        clscan__tiles(elems[l], tile), 1, NULL);
+                        clscan__tiles(elems[l], tile), 1, l + 1 == levels ? seed : NULL);
+    const int first_tile = seed ? 0 : 1;
     for (unsigned l = levels; st == CLSCAN_SUCCESS && l-- > 1;)
-        st = clscan_add_offsets(ctx, p, level[l - 1], level[l], elems[l - 1], elems[l]);
+        st = clscan_add_offsets(ctx, p, level[l - 1], level[l], elems[l - 1], elems[l], first_tile);
     if (st == CLSCAN_SUCCESS && levels)
-        st = clscan_add_offsets(ctx, p, out, level[0], n, elems[0]);
+        st = clscan_add_offsets(ctx, p, out, level[0], n, elems[0], first_tile);
     return st;
 }
 
@@ -94,7 +110,7 @@ static clscan_status block_sum(clscan_context *ctx, const clscan__program *p, cl
 static clscan_status scan_totals(clscan_context *ctx, const clscan__program *p, cl_mem totals, size_t count)
 {
     if (count > ONE_GROUP_TILES * (size_t)p->config.wg_size * p->config.items)
-        return block_sum(ctx, p, totals, totals, count, 1);
+        return block_sum(ctx, p, totals, totals, count, 1, NULL);
     cl_ulong n64 = count;
     cl_uint excl = 1;
     const clscan__arg args[] = {CLSCAN__MEM(totals), CLSCAN__MEM(totals), CLSCAN__VAL(n64), CLSCAN__VAL(excl)};
@@ -117,15 +133,15 @@ static clscan_status tile_prefixes(clscan_context *ctx, const clscan__program *p
 
 /* Reads n twice and writes it once; one tile needs only the seeded scan. */
 static clscan_status reduce_then_scan(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
-                                      size_t n, int exclusive)
+                                      size_t n, int exclusive, const clscan__seed *seed)
 {
     const size_t tile = (size_t)p->config.wg_size * p->config.items, tiles = clscan__tiles(n, tile);
     if (tiles == 1)
-        return clscan_scan_tiles(ctx, p, in, out, NULL, NULL, n, 1, exclusive, NULL);
+        return clscan_scan_tiles(ctx, p, in, out, NULL, NULL, n, 1, exclusive, seed);
     cl_mem totals = NULL;
     clscan_status st = tile_prefixes(ctx, p, in, n, tiles, &totals);
     if (st == CLSCAN_SUCCESS)
-        st = clscan_scan_tiles(ctx, p, in, out, NULL, totals, n, tiles, exclusive, NULL);
+        st = clscan_scan_tiles(ctx, p, in, out, NULL, totals, n, tiles, exclusive, seed);
     return st;
 }
 
@@ -162,12 +178,14 @@ clscan_status clscan__scan_split_finish(clscan_context *ctx, cl_mem in, cl_mem o
         return st;
     const size_t tiles = clscan__tiles(n, (size_t)p->config.wg_size * p->config.items);
     size_t bytes = 0;
-    return clscan_scan_tiles(ctx, p, in, out, NULL, clscan__scratch_peek(ctx, TOTALS, &bytes), n, tiles, exclusive, seed);
+    const clscan__seed s = {seed, NULL};
+    return clscan_scan_tiles(ctx, p, in, out, NULL, clscan__scratch_peek(ctx, TOTALS, &bytes), n, tiles, exclusive,
+                             seed ? &s : NULL);
 }
 
 /* Reads and writes n once, in one launch (after a zero fill when the status array is new). */
 static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem out,
-                                 size_t n, int exclusive)
+                                 size_t n, int exclusive, const clscan__seed *seed)
 {
     const size_t tile = (size_t)p->config.wg_size * p->config.items, tiles = clscan__tiles(n, tile);
     if (!clscan__sp_tiles_fit(tiles))
@@ -182,9 +200,11 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint excl = exclusive != 0, epoch = ctx->sp_epoch + 1;
+    char value[CLSCAN__ELEM_MAX];
+    cl_mem seed_buf = seed_args(ctx, p, seed, value);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(excl), CLSCAN__VAL(epoch),
-                                CLSCAN__VAL(in_place)};
+                                CLSCAN__VAL(in_place), {p->config.elem, value}, CLSCAN__MEM(seed_buf)};
     st = clscan__launch(ctx, p, "clscan_scan_single_pass", CLSCAN__ARGS(args),
                         clscan__sp_groups(ctx, tiles));
     if (st == CLSCAN_SUCCESS)
@@ -193,7 +213,7 @@ static clscan_status single_pass(clscan_context *ctx, const clscan__program *p, 
 }
 
 clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
-                                   clscan_op op, int exclusive)
+                                   clscan_op op, int exclusive, const clscan__seed *seed)
 {
     clscan__program *p = NULL;
     clscan_status st = clscan__scan_program(ctx, type, op, n, &p);
@@ -203,9 +223,9 @@ clscan_status clscan__scan_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, s
                                          ? clscan__table_strategy(&ctx->info, p->config.elem, n)
                                          : ctx->strategy;
     switch (strategy) {
-    case CLSCAN_STRATEGY_SINGLE_PASS: return single_pass(ctx, p, in, out, n, exclusive);
-    case CLSCAN_STRATEGY_REDUCE_THEN_SCAN: return reduce_then_scan(ctx, p, in, out, n, exclusive);
-    default: return block_sum(ctx, p, in, out, n, exclusive);
+    case CLSCAN_STRATEGY_SINGLE_PASS: return single_pass(ctx, p, in, out, n, exclusive, seed);
+    case CLSCAN_STRATEGY_REDUCE_THEN_SCAN: return reduce_then_scan(ctx, p, in, out, n, exclusive, seed);
+    default: return block_sum(ctx, p, in, out, n, exclusive, seed);
     }
 }
 

@@ -63,7 +63,7 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
     const clscan__arg counting[] = {CLSCAN__MEM(flags), CLSCAN__MEM(counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
     st = clscan__launch(ctx, p, "clscan_count_tiles", CLSCAN__ARGS(counting), tiles);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0);
+        st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0, NULL);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(counts),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
     if (st == CLSCAN_SUCCESS)

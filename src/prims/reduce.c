@@ -38,7 +38,8 @@ static cl_uint reduce_takes_tiles(const clscan_context *ctx, clscan_type type, c
     return !clscan__type_is_float(type) && !clscan__tuned(ctx, CLSCAN_TUNE_REDUCE_STRIDED) && tiles <= UINT32_MAX - groups;
 }
 
-/* Enqueues clscan_reduce_all, which leaves the result in element 0 of *result_buf. */
+/* Enqueues clscan_reduce_all, which leaves the result in element 0 of *result_buf: the caller's buffer
+ * where *result_buf is not NULL (clscan_reduce_async), else the context's scratch. */
 static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
                                     cl_mem *result_buf)
 {
@@ -51,7 +52,7 @@ static clscan_status reduce_enqueue(clscan_context *ctx, cl_mem in, size_t n, cl
     const size_t tiles = shape.tiles, groups = shape.groups;
     cl_mem status = NULL;
     st = clscan__sp_state(ctx, groups, p->config.elem, p->config.atomics64, &status);
-    if (st == CLSCAN_SUCCESS)
+    if (st == CLSCAN_SUCCESS && !*result_buf)
         st = clscan__scratch(ctx, "reduce result", clscan__type_size(ctx, type), result_buf);
     if (st != CLSCAN_SUCCESS)
         return st;
@@ -84,7 +85,7 @@ clscan_status clscan__reduce_run(clscan_context *ctx, cl_mem in, size_t n, clsca
         clscan__identity(ctx, type, op, result);
         return CLSCAN_SUCCESS;
     }
-    cl_mem result_buf = NULL;
+    cl_mem result_buf = NULL;   /* the scratch */
     char value[CLSCAN__ELEM_MAX];
     clscan_status st = reduce_enqueue(ctx, in, n, type, op, &result_buf);
     if (st == CLSCAN_SUCCESS)
@@ -102,6 +103,34 @@ clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_typ
     clscan_status st = clscan__check_reduce(ctx, in, n, type, op, result);
     if (st == CLSCAN_SUCCESS)
         st = clscan__reduce_run(ctx, in, n, type, op, result);
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+/* The result stays on the device: element 0 of result, written by the kernel (n == 0: the identity,
+ * written from the host). result must not overlap in, which groups still read as the last one writes. */
+clscan_status clscan_reduce_async(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op, cl_mem result)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = clscan__check_type_op(ctx, n, type, op);
+    const size_t elem = st == CLSCAN_SUCCESS ? clscan__type_size(ctx, type) : 0;
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_buffer(ctx, result, "result", 1, elem, 0, 1);
+    if (st == CLSCAN_SUCCESS && n > 0)
+        st = clscan__check_buffer(ctx, in, "in", n, elem, 1, 0);
+    if (st == CLSCAN_SUCCESS && n > 0)
+        st = clscan__check_overlap(ctx, in, n * elem, result, elem, 0);
+    if (st == CLSCAN_SUCCESS) {
+        clscan__outputs(ctx, result, NULL);
+        char identity[CLSCAN__ELEM_MAX];
+        clscan__identity(ctx, type, op, identity);
+        cl_mem target = result;
+        st = n == 0 ? clscan__write_value(ctx, result, elem, identity, "clEnqueueWriteBuffer (reduce identity)")
+                    : reduce_enqueue(ctx, in, n, type, op, &target);
+        clscan__outputs(ctx, NULL, NULL);
+    }
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }

@@ -356,7 +356,7 @@ static clscan_status sat_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, siz
                                  clscan_type type)
 {
     if (width == 1 || height == 1)
-        return clscan__scan_enqueue(ctx, in, out, width * height, type, CLSCAN_ADD, 0);
+        return clscan__scan_enqueue(ctx, in, out, width * height, type, CLSCAN_ADD, 0, NULL);
     clscan__config cfg = sat_config(ctx, type, width, height);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);

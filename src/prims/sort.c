@@ -160,7 +160,7 @@ static clscan_status lsd_scatter(clscan_context *ctx, const clscan__program *p, 
                                  const sort_buffers *b, sort_route r, cl_uint shift, const clscan__sort_shape *s)
 {
     const cl_ulong n64 = a->n, tiles64 = s->tiles;
-    clscan_status st = clscan__scan_enqueue(ctx, b->hist, b->hist, s->counts, count_type(&p->config), CLSCAN_ADD, 1);
+    clscan_status st = clscan__scan_enqueue(ctx, b->hist, b->hist, s->counts, count_type(&p->config), CLSCAN_ADD, 1, NULL);
     clscan__arg args[10];
     size_t count = pair_args(a, b, r.from, r.to, args);
     args[count++] = CLSCAN__MEM(b->hist);
@@ -248,7 +248,7 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         st = clscan__launch_into(ctx, p, "clscan_split_flags", CLSCAN__ARGS(mark), groups,
                                  b.hist);
         if (st == CLSCAN_SUCCESS)
-            st = clscan__scan_enqueue(ctx, b.hist, b.hist, a->n, count_type(cfg), CLSCAN_ADD, 1);
+            st = clscan__scan_enqueue(ctx, b.hist, b.hist, a->n, count_type(cfg), CLSCAN_ADD, 1, NULL);
         scatter[count++] = CLSCAN__MEM(b.hist);
         scatter[count++] = CLSCAN__VAL(n64);
         scatter[count++] = CLSCAN__VAL(bit);

@@ -276,11 +276,27 @@ static clscan_status run_host_scan(fixture *f)
 {
     return clscan_exclusive_scan_host(f->ctx, data_in, host_out, N, CLSCAN_INT32, CLSCAN_ADD);
 }
+/* Scans with an initial value: element 0 of in read on the device (block-sum: the seed goes through
+ * every level), or INIT_HOST from the host. */
+#define INIT_HOST 12345
+static clscan_status run_init_device(fixture *f)
+{
+    return clscan_exclusive_scan_init(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD, NULL, f->in);
+}
+static clscan_status run_init_host(fixture *f)
+{
+    const int32_t init = INIT_HOST;
+    return clscan_inclusive_scan_init(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD, &init, NULL);
+}
 static clscan_status run_compact(fixture *f) { return clscan_compact(f->ctx, f->in, f->flags, f->out, N, CLSCAN_INT32, &f->count); }
 static clscan_status run_sort(fixture *f) { return clscan_sort(f->ctx, f->in, N, CLSCAN_INT32); }
 static clscan_status run_sort_by_key(fixture *f)
 {
     return clscan_sort_by_key(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_UINT32);
+}
+static clscan_status run_reduce_async(fixture *f)
+{
+    return clscan_reduce_async(f->ctx, f->in, N, CLSCAN_INT32, CLSCAN_ADD, f->out);
 }
 static clscan_status run_reduce(fixture *f) { return clscan_reduce(f->ctx, f->in, N, CLSCAN_INT32, CLSCAN_ADD, &f->result); }
 static clscan_status run_sat(fixture *f) { return clscan_summed_area_table(f->ctx, f->in, f->out, SAT_W, SAT_H, CLSCAN_INT32); }
@@ -297,6 +313,25 @@ static int check_host_scan(fixture *f, char *msg, size_t len)
     (void)f;
     return ref_check_scan(data_in, host_out, N, CLSCAN_INT32, CLSCAN_ADD, 1, msg, len);
 }
+
+/* out[i] = init + in[0] + ... (inclusive through in[i], exclusive before it), wrapping. */
+static int check_init(fixture *f, uint32_t init, int exclusive, char *msg, size_t len)
+{
+    static int32_t got[N];
+    if (!read_out(f, f->out, got))
+        return snprintf(msg, len, "read failed"), 0;
+    uint32_t acc = init;
+    for (size_t i = 0; i < N; i++) {
+        const uint32_t before = acc;
+        acc += (uint32_t)data_in[i];
+        if ((uint32_t)got[i] != (exclusive ? before : acc))
+            return snprintf(msg, len, "element %zu is %#x, %#x expected", i, (unsigned)got[i],
+                            (unsigned)(exclusive ? before : acc)), 0;
+    }
+    return 1;
+}
+static int check_init_device(fixture *f, char *msg, size_t len) { return check_init(f, (uint32_t)data_in[0], 1, msg, len); }
+static int check_init_host(fixture *f, char *msg, size_t len) { return check_init(f, INIT_HOST, 0, msg, len); }
 
 /* The kept elements in order, and nothing written past them. */
 static int check_compact(fixture *f, char *msg, size_t len)
@@ -339,6 +374,17 @@ static int check_sort_by_key(fixture *f, char *msg, size_t len)
 static int check_reduce(fixture *f, char *msg, size_t len)
 {
     return ref_check_reduce(data_in, &f->result, N, CLSCAN_INT32, CLSCAN_ADD, msg, len);
+}
+
+/* The value in out's element 0, the rest of out as it was (poisoned). */
+static int check_reduce_async(fixture *f, char *msg, size_t len)
+{
+    static int32_t got[N];
+    if (!read_out(f, f->out, got))
+        return snprintf(msg, len, "read failed"), 0;
+    if (!ref_is_poison(got + 1, (N - 1) * sizeof *got))
+        return snprintf(msg, len, "written past element 0"), 0;
+    return ref_check_reduce(data_in, got, N, CLSCAN_INT32, CLSCAN_ADD, msg, len);
 }
 
 /* Integer sums wrap: computed in uint32. */
@@ -667,6 +713,10 @@ static const op op_split = {"inclusive scan, split for MPI", CLSCAN_STRATEGY_AUT
                             check_inclusive, NULL, NULL};
 static const op op_app_queue = {"scan, application queue", CLSCAN_STRATEGY_BLOCK_SUM, 1, 0, SHAPE_SMALL,
                                 run_exclusive, check_exclusive, NULL, NULL};
+static const op op_init_device = {"exclusive scan from a device value, block-sum", CLSCAN_STRATEGY_BLOCK_SUM, 0, 0,
+                                  SHAPE_SMALL, run_init_device, check_init_device, NULL, NULL};
+static const op op_init_host = {"inclusive scan from a host value, single-pass", CLSCAN_STRATEGY_SINGLE_PASS, 0, 0,
+                                SHAPE_SMALL, run_init_host, check_init_host, NULL, NULL};
 static const op op_host_scan = {"exclusive host scan", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_POLICY, run_host_scan,
                                 check_host_scan, NULL, NULL};
 static const op op_compact = {"compact, one pass", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_compact,
@@ -683,6 +733,8 @@ static const op op_sort_equal = {"sort by key, all keys equal", CLSCAN_STRATEGY_
 static const op op_sort_split = {"sort by key, split path", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SPLIT,
                                  run_sort_by_key, check_sort_by_key, NULL, NULL};
 static const op op_reduce = {"reduce", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_reduce, check_reduce, NULL, NULL};
+static const op op_reduce_async = {"reduce into a device buffer", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL,
+                                   run_reduce_async, check_reduce_async, NULL, NULL};
 static const op op_sat = {"summed-area table", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_sat, check_sat, NULL, NULL};
 
 static const op op_register_type = {"register a type", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_register_type,
@@ -721,6 +773,8 @@ static void test_scan_cl(void **state)
     walk(&op_app_queue, FAULT_CL, NULL, CACHE_WARM);
     expect_both_sides("application queue");
     walk(&op_host_scan, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_init_device, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_init_host, FAULT_CL, NULL, CACHE_WARM);
 }
 
 static void test_scan_host(void **state)
@@ -731,6 +785,7 @@ static void test_scan_host(void **state)
     walk(&op_split, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_app_queue, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_host_scan, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_init_device, FAULT_HOST, NULL, CACHE_WARM);
 }
 
 /* The count's read-back comes after out was written: it must not fail as out of memory. */
@@ -791,8 +846,10 @@ static void test_reduce_sat(void **state)
 {
     (void)state;
     walk(&op_reduce, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_reduce_async, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_sat, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_reduce, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_reduce_async, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_sat, FAULT_HOST, NULL, CACHE_WARM);
 }
 
