@@ -1,6 +1,7 @@
 /* Every kernel path on small inputs, for running under Oclgrind (`oclgrind --data-races
  * --uninitialized`, see tests/oclgrind.cmake): each strategy x work-group algorithm of the scans, each
  * strategy from an initial value on the host and on the device (written by clscan_reduce_async), the
+ * compaction's count left on the device (clscan_compact_async), the
  * single-pass look-back with its fallback forced, in place and out of place, reduce, both compaction
  * paths, both sorts and sort_by_key, the summed-area tables in both shapes, and a registered operator
  * that is not commutative under each strategy and in a reduction. Sizes 1, a work-group + 1 and
@@ -183,7 +184,8 @@ static void group_reduce(void)
 
 /* Random int32 elements, about a third of the flags set (to any non-zero byte): the kept ones in
  * order, and the count. */
-static void compact_case(size_t n, const char *what)
+/* async: clscan_compact_async, its count read from the device. */
+static void compact_case(size_t n, int async, const char *what)
 {
     if (skipped(what))
         return;
@@ -195,7 +197,13 @@ static void compact_case(size_t n, const char *what)
         flags[i] = (unsigned char)(ref_next(&rng) % 3 == 0 ? 1 + ref_next(&rng) % 255 : 0);
     }
     cl_mem a = ref_buffer(ctx, n * 4, in), f = ref_buffer(ctx, n, flags), out = poisoned(n * 4);
-    if (ok_status(clscan_compact(ctx, a, f, out, n, CLSCAN_INT32, &count), what, n) && ref_read(ctx, out, n * 4, got)) {
+    cl_mem count_buf = async ? poisoned(sizeof(cl_ulong)) : NULL;
+    clscan_status st = async ? clscan_compact_async(ctx, a, f, out, n, CLSCAN_INT32, count_buf)
+                             : clscan_compact(ctx, a, f, out, n, CLSCAN_INT32, &count);
+    cl_ulong on_device = 0;
+    if (async && st == CLSCAN_SUCCESS && ref_read(ctx, count_buf, sizeof on_device, &on_device))
+        count = (size_t)on_device;
+    if (ok_status(st, what, n) && ref_read(ctx, out, n * 4, got)) {
         int bad = 0;
         for (size_t i = 0; i < n; i++)
             if (flags[i]) {
@@ -205,6 +213,8 @@ static void compact_case(size_t n, const char *what)
         if (bad || count != want)
             fail(what, n, "kept elements or count differ");
     }
+    if (count_buf)
+        clReleaseMemObject(count_buf);
     clReleaseMemObject(a);
     clReleaseMemObject(f);
     clReleaseMemObject(out);
@@ -216,15 +226,19 @@ static void compact_case(size_t n, const char *what)
 /* Single-pass (AUTO), its fallback forced, and the three-launch path (block-sum). */
 static void group_compact(void)
 {
-    for (size_t i = 0; i < NSIZES; i++)
-        compact_case(sizes[i], "compact single-pass");
+    for (size_t i = 0; i < NSIZES; i++) {
+        compact_case(sizes[i], 0, "compact single-pass");
+        compact_case(sizes[i], 1, "compact single-pass, the count on the device");
+    }
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
     for (size_t i = 0; i < NSIZES; i++)
-        compact_case(sizes[i], "compact forced fallback");
+        compact_case(sizes[i], 0, "compact forced fallback");
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_AUTO);
-    for (size_t i = 0; i < NSIZES; i++)
-        compact_case(sizes[i], "compact three launches");
+    for (size_t i = 0; i < NSIZES; i++) {
+        compact_case(sizes[i], 0, "compact three launches");
+        compact_case(sizes[i], 1, "compact three launches, the count on the device");
+    }
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
 }
 

@@ -1,5 +1,5 @@
-/* clscan_compact against a CPU filter: every type (the program moves 4- and 8-byte patterns), flag
- * densities none / all / alternating / sparse / half / dense with flag values other than 1, sizes
+/* clscan_compact (clscan_compact_async at every other call, its count read from the device) against a
+ * CPU filter: every type (the program moves 4- and 8-byte patterns), flag densities none / all / alternating / sparse / half / dense with flag values other than 1, sizes
  * around every tile boundary; the output past the count must keep its poison, input and flags must
  * stay untouched, and order is checked element by element (stability). Also the item mode the policy
  * does not pick, the portable sub-group path and 32-bit status words, the single-pass look-back forced
@@ -61,10 +61,21 @@ static int compact_one(size_t n, clscan_type type, enum density d, unsigned char
     cl_mem a = ref_buffer(ctx, bytes ? bytes : 8, in), f = ref_buffer(ctx, n ? n : 1, flags);
     cl_mem o = ref_buffer(ctx, bytes ? bytes : 8, NULL);
     size_t count = (size_t)-1;
-    clscan_status st = clscan_compact(ctx, a, f, o, n, type, &count);
+    /* Every other call: clscan_compact_async, its count read from a poisoned device buffer. */
+    static unsigned calls;
+    const int async = calls++ & 1;
+    cl_mem count_buf = async ? ref_buffer(ctx, sizeof(cl_ulong), NULL) : NULL;
+    clscan_status st = async ? clscan_compact_async(ctx, a, f, o, n, type, count_buf)
+                             : clscan_compact(ctx, a, f, o, n, type, &count);
     if (st != CLSCAN_SUCCESS)
-        fail_msg("%s n=%zu density %d: %s: %s", ref_type_name(type), n, (int)d, clscan_status_string(st),
-                 clscan_last_error(ctx));
+        fail_msg("%s%s n=%zu density %d: %s: %s", async ? "async " : "", ref_type_name(type), n, (int)d,
+                 clscan_status_string(st), clscan_last_error(ctx));
+    if (async) {
+        cl_ulong on_device = 0;
+        assert_int_equal(ref_read(ctx, count_buf, sizeof on_device, &on_device), 1);
+        clReleaseMemObject(count_buf);
+        count = (size_t)on_device;
+    }
     int ok = 1;
     size_t k = 0;
     assert_int_equal(ref_read(ctx, o, bytes, got), 1);
@@ -231,9 +242,47 @@ static void test_compact_bad_arguments(void **state)
     clReleaseMemObject(short_f), clReleaseMemObject(short_o);
 }
 
+/* clscan_compact_async: a count buffer too small, missing or overlapping another is refused with
+ * nothing written; n == 0 writes 0. */
+static void test_compact_async_bad_arguments(void **state)
+{
+    (void)state;
+    size_t n = 1000;
+    int32_t in[1000], got[1000];
+    unsigned char flags[1000];
+    for (size_t i = 0; i < n; i++)
+        in[i] = (int32_t)i, flags[i] = i % 3 == 0;
+    cl_mem a = ref_buffer(ctx, sizeof in, in), f = ref_buffer(ctx, n, flags), o = ref_buffer(ctx, sizeof in, NULL);
+    cl_mem c = ref_buffer(ctx, 8, NULL), small = ref_buffer(ctx, 4, NULL);
+    assert_int_equal(clscan_compact_async(NULL, a, f, o, n, CLSCAN_INT32, c), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_compact_async(ctx, a, f, o, n, CLSCAN_INT32, NULL), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "count"));
+    assert_int_equal(clscan_compact_async(ctx, a, f, o, n, CLSCAN_INT32, small), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "count"));
+    assert_int_equal(clscan_compact_async(ctx, a, f, o, n, CLSCAN_INT32, o), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "overlap"));
+    assert_int_equal(clscan_compact_async(ctx, a, f, o, n, CLSCAN_INT32, f), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_compact_async(ctx, a, f, o, n, CLSCAN_INT32, a), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_compact_async(ctx, a, f, a, n, CLSCAN_INT32, c), CLSCAN_INVALID_ARGUMENT);
+    cl_ulong count = 0;
+    assert_int_equal(ref_read(ctx, c, sizeof count, &count), 1);
+    assert_true(ref_is_poison(&count, sizeof count));
+    assert_int_equal(ref_read(ctx, o, sizeof got, got), 1);
+    assert_true(ref_is_poison(got, sizeof got));
+    assert_int_equal(clscan_compact_async(ctx, NULL, NULL, NULL, 0, CLSCAN_INT32, c), CLSCAN_SUCCESS);
+    assert_int_equal(ref_read(ctx, c, sizeof count, &count), 1);
+    assert_int_equal(count, 0);
+    assert_int_equal(clscan_compact_async(ctx, a, f, o, n, CLSCAN_INT32, c), CLSCAN_SUCCESS);
+    assert_int_equal(ref_read(ctx, c, sizeof count, &count), 1);
+    assert_int_equal(count, 334);
+    clReleaseMemObject(a), clReleaseMemObject(f), clReleaseMemObject(o);
+    clReleaseMemObject(c), clReleaseMemObject(small);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compact_async_bad_arguments),
         cmocka_unit_test(test_compact_INT32), cmocka_unit_test(test_compact_UINT32),
         cmocka_unit_test(test_compact_INT64), cmocka_unit_test(test_compact_UINT64),
         cmocka_unit_test(test_compact_FLOAT), cmocka_unit_test(test_compact_DOUBLE),

@@ -165,11 +165,15 @@ void clscan_compact_write(__global const clscan_payload_t *in, __global const uc
 #endif
 }
 
-/* incl[t] is the number of kept elements in tiles 0..t. */
+/* incl[t] is the number of kept elements in tiles 0..t. count_out (may be NULL: the host reads incl)
+ * receives the whole count (clscan_compact_async). */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_compact_tiles(__global const clscan_payload_t *in, __global const uchar *flags,
-                          __global clscan_payload_t *out, __global const ulong *incl, ulong n, ulong num_tiles)
+                          __global clscan_payload_t *out, __global const ulong *incl, ulong n, ulong num_tiles,
+                          __global ulong *count_out)
 {
+    if (count_out && get_group_id(0) == 0 && get_local_id(0) == 0)
+        count_out[0] = incl[num_tiles - 1];
     __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];
     __local uint clscan_ranks[CLSCAN_COMPACT_LOCAL];
     for (ulong t = get_group_id(0); t < num_tiles; t += get_num_groups(0)) {
@@ -192,11 +196,13 @@ CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, ulong j, ulong n, __
 
 /* One launch for n < 2^32: tiles are taken from the launch's counter (lookback.clh); each publishes
  * its count and then the count of tiles 0..t, so a tile learns where its kept elements go by looking
- * back. The last tile leaves the whole count in counters[3] for the host. */
+ * back. The last tile leaves the whole count in counters[3] for the host, and in count_out where that
+ * is not NULL (clscan_compact_async). */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_compact_single_pass(__global const clscan_payload_t *in, __global const uchar *flags,
                                 __global clscan_payload_t *out, __global clscan_sp_word *status,
-                                __global uint *counters, ulong n, ulong num_tiles, uint epoch)
+                                __global uint *counters, ulong n, ulong num_tiles, uint epoch,
+                                __global ulong *count_out)
 {
     __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL > CLSCAN_WG_SIZE ? CLSCAN_WG_SCAN_LOCAL : CLSCAN_WG_SIZE];
     __local uint clscan_ranks[CLSCAN_COMPACT_LOCAL];
@@ -219,8 +225,11 @@ void clscan_compact_single_pass(__global const clscan_payload_t *in, __global co
         }
         if (lid == 0 && t + 1 < num_tiles)
             clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, prefix + total);
-        if (lid == 0 && t + 1 == num_tiles)
+        if (lid == 0 && t + 1 == num_tiles) {
             counters[3] = prefix + total;
+            if (count_out)
+                count_out[0] = prefix + total;
+        }
         clscan_compact_write(in, flags, out, t * CLSCAN_TILE, n, held, mask, rank, prefix, clscan_ranks);
     }
 }

@@ -161,6 +161,10 @@ CLSCAN_API clscan_status clscan_reduce_async(clscan_context *ctx, cl_mem in, siz
  * the front of out in their original order (stable), and *count receives how many (waiting for it).
  * in and out must not overlap, nor flags and out. *count is written only on success. */
 CLSCAN_API clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type, size_t *count);
+/* The same compaction with the count left on the device (0.2): a cl_ulong written into element 0 of
+ * count, which must not overlap the other buffers; enqueued, it returns at once. n == 0 writes 0. */
+CLSCAN_API clscan_status clscan_compact_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                              clscan_type type, cl_mem count);
 
 /* Ascending radix sort of n keys in place, stable. Floats order as -inf < negatives < -0.0 < +0.0 <
  * positives < +inf < NaN (NaNs last, among themselves by their bits as unsigned integers). Enqueued;

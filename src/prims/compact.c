@@ -30,8 +30,10 @@ int clscan__compact_one_pass_fits(size_t n, size_t tiles)
     return (uint64_t)n <= UINT32_MAX && clscan__sp_tiles_fit(tiles);
 }
 
+/* Both ways: the count into *kept, read back, or (count_out not NULL) into count_out's element 0 on the
+ * device, and *kept left alone. */
 static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem flags,
-                                      cl_mem out, size_t n, size_t tiles, size_t *kept)
+                                      cl_mem out, size_t n, size_t tiles, cl_mem count_out, size_t *kept)
 {
     cl_mem status = NULL;
     clscan_status st = clscan__sp_state(ctx, tiles, p->config.elem, p->config.atomics64, &status);
@@ -41,19 +43,21 @@ static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program
     cl_uint epoch = ctx->sp_epoch + 1, count = 0;
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(status),
                                 CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
-                                CLSCAN__VAL(epoch)};
+                                CLSCAN__VAL(epoch), CLSCAN__MEM(count_out)};
     st = clscan__launch(ctx, p, "clscan_compact_single_pass", CLSCAN__ARGS(args),
                         clscan__sp_groups(ctx, tiles));
     if (st != CLSCAN_SUCCESS)
         return st;
     ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
+    if (count_out)
+        return CLSCAN_SUCCESS;
     st = clscan__read_back(ctx, ctx->sp_counters, 3 * sizeof count, sizeof count, &count, "compaction count");
     *kept = count;
     return st;
 }
 
 static clscan_status compact_three_launches(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem flags,
-                                            cl_mem out, size_t n, size_t tiles, size_t *kept)
+                                            cl_mem out, size_t n, size_t tiles, cl_mem count_out, size_t *kept)
 {
     cl_mem counts = NULL;
     clscan_status st = clscan__scratch(ctx, "compaction tile counts", tiles * sizeof(cl_ulong), &counts);
@@ -65,18 +69,18 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
     if (st == CLSCAN_SUCCESS)
         st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0, NULL);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(counts),
-                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
+                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__MEM(count_out)};
     if (st == CLSCAN_SUCCESS)
         st = clscan__launch(ctx, p, "clscan_compact_tiles", CLSCAN__ARGS(args), tiles);
-    if (st == CLSCAN_SUCCESS)
+    if (st == CLSCAN_SUCCESS && !count_out)
         st = clscan__read_back(ctx, counts, (tiles - 1) * sizeof count, sizeof count, &count, "compaction count");
     *kept = (size_t)count;
     return st;
 }
 
-/* Validated, n > 0: enqueues the compaction and waits for its count. */
+/* Validated, n > 0: enqueues the compaction and waits for its count, or leaves it in count_out. */
 static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
-                                    clscan_type type, size_t *kept)
+                                    clscan_type type, cl_mem count_out, size_t *kept)
 {
     clscan__config cfg = compact_config(ctx, type, n);
     clscan__program *p = NULL;
@@ -84,8 +88,8 @@ static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags
     if (st != CLSCAN_SUCCESS)
         return st;
     const size_t tile = (size_t)cfg.wg_size * cfg.items, tiles = clscan__tiles(n, tile);
-    return single_pass(ctx, n, tiles) ? compact_one_pass(ctx, p, in, flags, out, n, tiles, kept)
-                                      : compact_three_launches(ctx, p, in, flags, out, n, tiles, kept);
+    return single_pass(ctx, n, tiles) ? compact_one_pass(ctx, p, in, flags, out, n, tiles, count_out, kept)
+                                      : compact_three_launches(ctx, p, in, flags, out, n, tiles, count_out, kept);
 }
 
 /* Every check before anything is enqueued: buffers, sizes, access flags, overlaps. */
@@ -114,7 +118,7 @@ clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, 
                                   clscan_type type, size_t *count)
 {
     size_t kept = 0;
-    clscan_status st = n ? compact_device(ctx, in, flags, out, n, type, &kept) : CLSCAN_SUCCESS;
+    clscan_status st = n ? compact_device(ctx, in, flags, out, n, type, NULL, &kept) : CLSCAN_SUCCESS;
     if (st == CLSCAN_SUCCESS)   /* *count is written only on success */
         *count = kept;
     return st;
@@ -130,6 +134,36 @@ clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_me
     if (st == CLSCAN_SUCCESS) {
         clscan__outputs(ctx, out, NULL);
         st = clscan__compact_run(ctx, in, flags, out, n, type, count);
+        clscan__outputs(ctx, NULL, NULL);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+/* The count stays on the device, a cl_ulong in element 0 of count (n == 0: 0, written from the host),
+ * which must not overlap the other buffers. */
+clscan_status clscan_compact_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
+                                   cl_mem count)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    size_t unused = 0;
+    clscan_status st = clscan__check_compact(ctx, in, flags, out, n, type, &unused);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_buffer(ctx, count, "count", 1, sizeof(cl_ulong), 0, 1);
+    const size_t elem = st == CLSCAN_SUCCESS ? clscan__type_size(ctx, type) : 0;
+    if (st == CLSCAN_SUCCESS && n > 0)
+        st = clscan__check_overlap(ctx, count, sizeof(cl_ulong), in, n * elem, 0);
+    if (st == CLSCAN_SUCCESS && n > 0)
+        st = clscan__check_overlap(ctx, count, sizeof(cl_ulong), flags, n, 0);
+    if (st == CLSCAN_SUCCESS && n > 0)
+        st = clscan__check_overlap(ctx, count, sizeof(cl_ulong), out, n * elem, 0);
+    if (st == CLSCAN_SUCCESS) {
+        clscan__outputs(ctx, out, count);
+        const cl_ulong zero = 0;
+        st = n ? compact_device(ctx, in, flags, out, n, type, count, &unused)
+               : clscan__write_value(ctx, count, sizeof zero, &zero, "clEnqueueWriteBuffer (compaction count)");
         clscan__outputs(ctx, NULL, NULL);
     }
     pthread_mutex_unlock(&ctx->lock);

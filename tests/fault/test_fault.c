@@ -110,6 +110,7 @@ typedef struct fixture {
     cl_context app_cl;               /* with an application queue: the application's objects */
     cl_command_queue app_queue;
     cl_mem in, flags, out;
+    cl_mem count_buf;                /* clscan_compact_async's count: poisoned until written */
     int32_t result;                  /* reduce's result, compact's count: SENTINEL until written */
     size_t count;
     clscan_type type_before;         /* registered before the operation (op.prepare), no fault armed */
@@ -197,6 +198,8 @@ static void reset_buffers(fixture *f, const op *o)
     else
         assert_int_equal(clEnqueueFillBuffer(q, f->out, &poison, 1, 0, sizeof data_in, 0, NULL, NULL), CL_SUCCESS);
     assert_int_equal(clFinish(clscan_context_queue(f->ctx)), CL_SUCCESS);
+    assert_int_equal(clEnqueueFillBuffer(q, f->count_buf, &poison, 1, 0, sizeof(cl_ulong), 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clFinish(q), CL_SUCCESS);
     memset(host_out, REF_POISON, sizeof host_out);
     f->result = (int32_t)SENTINEL, f->count = SENTINEL;
     f->type_got = (clscan_type)SENTINEL, f->op_got = (clscan_op)SENTINEL;
@@ -222,7 +225,8 @@ static void setup(fixture *f, const op *o, cache_mode mode)
     f->in = ref_buffer(f->ctx, sizeof data_in, data_in);
     f->flags = ref_buffer(f->ctx, sizeof data_flags, data_flags);
     f->out = ref_buffer(f->ctx, sizeof data_in, NULL);
-    assert_true(f->in && f->flags && f->out);
+    f->count_buf = ref_buffer(f->ctx, sizeof(cl_ulong), NULL);
+    assert_true(f->in && f->flags && f->out && f->count_buf);
     if (o->prepare)
         o->prepare(f);
     reset_buffers(f, o);
@@ -234,6 +238,7 @@ static void teardown(fixture *f)
     clReleaseMemObject(f->in);
     clReleaseMemObject(f->flags);
     clReleaseMemObject(f->out);
+    clReleaseMemObject(f->count_buf);
     clscan_context_release(f->ctx);
     /* Commands hold their queue in some drivers (PoCL) until they are done: counted once idle. */
     if (f->app_queue) {
@@ -289,6 +294,10 @@ static clscan_status run_init_host(fixture *f)
     return clscan_inclusive_scan_init(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD, &init, NULL);
 }
 static clscan_status run_compact(fixture *f) { return clscan_compact(f->ctx, f->in, f->flags, f->out, N, CLSCAN_INT32, &f->count); }
+static clscan_status run_compact_async(fixture *f)
+{
+    return clscan_compact_async(f->ctx, f->in, f->flags, f->out, N, CLSCAN_INT32, f->count_buf);
+}
 static clscan_status run_sort(fixture *f) { return clscan_sort(f->ctx, f->in, N, CLSCAN_INT32); }
 static clscan_status run_sort_by_key(fixture *f)
 {
@@ -348,6 +357,16 @@ static int check_compact(fixture *f, char *msg, size_t len)
     if (!ref_is_poison(got + kept, (N - kept) * sizeof *got))
         return snprintf(msg, len, "written past the %zu kept elements", kept), 0;
     return 1;
+}
+
+/* check_compact with the count read from count_buf. */
+static int check_compact_async(fixture *f, char *msg, size_t len)
+{
+    cl_ulong count = 0;
+    if (!ref_read(f->ctx, f->count_buf, sizeof count, &count))
+        return snprintf(msg, len, "count read failed"), 0;
+    f->count = (size_t)count;
+    return check_compact(f, msg, len);
 }
 
 static int check_sort(fixture *f, char *msg, size_t len)
@@ -570,7 +589,10 @@ static int outputs_written(fixture *f, const op *o)
         return written || (o->in_place == 2 && memcmp(got, indices, sizeof got) != 0);
     }
     assert_true(read_out(f, f->out, got));
-    return !ref_is_poison(got, sizeof got) || !ref_is_poison(host_out, sizeof host_out);
+    cl_ulong count = 0;
+    assert_int_equal(ref_read(f->ctx, f->count_buf, sizeof count, &count), 1);
+    return !ref_is_poison(got, sizeof got) || !ref_is_poison(host_out, sizeof host_out) ||
+           !ref_is_poison(&count, sizeof count);
 }
 
 /* API.md: CLSCAN_OUT_OF_MEMORY means nothing was written to the outputs; the library reports
@@ -723,6 +745,10 @@ static const op op_compact = {"compact, one pass", CLSCAN_STRATEGY_AUTO, 0, 0, S
                               check_compact, NULL, NULL};
 static const op op_compact3 = {"compact, three launches", CLSCAN_STRATEGY_BLOCK_SUM, 0, 0, SHAPE_SMALL, run_compact,
                                check_compact, NULL, NULL};
+static const op op_compact_async = {"compact, the count on the device, one pass", CLSCAN_STRATEGY_AUTO, 0, 0,
+                                   SHAPE_SMALL, run_compact_async, check_compact_async, NULL, NULL};
+static const op op_compact3_async = {"compact, the count on the device, three launches", CLSCAN_STRATEGY_BLOCK_SUM, 0,
+                                     0, SHAPE_SMALL, run_compact_async, check_compact_async, NULL, NULL};
 static const op op_sort = {"sort", CLSCAN_STRATEGY_AUTO, 0, 1, SHAPE_SMALL, run_sort, check_sort, NULL, NULL};
 static const op op_sort_by_key = {"sort by key", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SMALL, run_sort_by_key,
                                   check_sort_by_key, NULL, NULL};
@@ -798,6 +824,9 @@ static void test_compact(void **state)
     expect_both_sides("compact, three launches");
     walk(&op_compact, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_compact3, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_compact_async, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_compact3_async, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_compact_async, FAULT_HOST, NULL, CACHE_WARM);
 }
 
 static void sort_keys_ready(void);
