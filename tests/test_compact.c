@@ -1,10 +1,11 @@
 /* clscan_compact (clscan_compact_async at every other call, its count read from the device) against a
- * CPU filter: every type (the program moves 4- and 8-byte patterns), flag densities none / all / alternating / sparse / half / dense with flag values other than 1, sizes
- * around every tile boundary; the output past the count must keep its poison, input and flags must
- * stay untouched, and order is checked element by element (stability). Also the item mode the policy
- * does not pick, the portable sub-group path and 32-bit status words, the single-pass look-back forced
- * onto its fallback, the three-launch path of the other strategies, and bad arguments.
- * $CLSCAN_TEST_SEED replays. The quick tier (tier.h) leaves out two of the other paths' variants. */
+ * CPU filter: every type (the program moves 4- and 8-byte patterns), flag densities none / all /
+ * alternating / sparse / half / dense with flag values other than 1, sizes around every tile boundary;
+ * the output past the count must keep its poison, input and flags must stay untouched, and order is
+ * checked element by element (stability). Also the item mode the policy does not pick, the portable
+ * sub-group path and 32-bit status words, the single-pass look-back forced onto its fallback, the
+ * three-launch path of the other strategies, and bad arguments. $CLSCAN_TEST_SEED replays. The quick
+ * tier (tier.h) leaves out two of the other paths' variants. */
 #include "prims/prims.h"
 #include "ref.h"
 #include "tier.h"

@@ -1,8 +1,9 @@
-/* clscan_reduce against the CPU reference, and clscan_reduce_async against clscan_reduce's bits: every type x operator, at sizes around every boundary of
- * the tiling in force (work-group, tile, 3 tiles, several passes of partials), in the paths AUTO takes
- * and in the portable and other-item-mode paths; the input must stay untouched and *result is
- * poisoned first. Bad arguments leave *result and the context as they were. $CLSCAN_TEST_SEED replays.
- * The quick tier (tier.h) runs the other paths at one type each. */
+/* clscan_reduce against the CPU reference, and clscan_reduce_async against clscan_reduce's bits: every
+ * type x operator, at sizes around every boundary of the tiling in force (work-group, tile, 3 tiles,
+ * several passes of partials), in the paths AUTO takes and in the portable and other-item-mode paths;
+ * the input must stay untouched and *result is poisoned first. Bad arguments leave *result and the
+ * context as they were. $CLSCAN_TEST_SEED replays. The quick tier (tier.h) runs the other paths at one
+ * type each. */
 #include "prims/prims.h"
 #include "ref.h"
 #include "tier.h"

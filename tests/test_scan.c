@@ -37,7 +37,8 @@ static int teardown(void **state)
 
 /* No size above this (other_items_mode_pass and test_misc_subgroup_shapes lower it for small tiles). */
 static size_t size_cap = SIZE_MAX;
-/* 1 while a pass over a path other than the main one runs: its operators are tier_path_op's. */
+/* 1 while a pass over a path other than the main one runs (path_matrix): its operators are
+ * tier_path_op's. */
 static int path_pass;
 
 /* The boundary sizes for this type's tiling, plus fixed and random ones. */
@@ -113,6 +114,14 @@ static void scan_matrix(clscan_type type, clscan_strategy strategy, clscan_wg_al
     free(in);
     free(got);
     assert_int_equal(failures, 0);
+}
+
+/* scan_matrix over a path other than the main one: tier_path_op's operators. */
+static void path_matrix(clscan_type type, clscan_strategy strategy, clscan_wg_algorithm wg)
+{
+    path_pass = 1;
+    scan_matrix(type, strategy, wg);
+    path_pass = 0;
 }
 
 /* One scan with an initial value, from the host or (on_device) from a buffer a kernel writes just before
@@ -226,9 +235,7 @@ SCAN_TEST(UINT16, AUTO, AUTO)
 static void portable_pass(clscan_type type)
 {
     clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);
-    path_pass = 1;
-    scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_SUBGROUP);
-    path_pass = 0;
+    path_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_SUBGROUP);
     clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 0);
 }
 
@@ -239,9 +246,7 @@ static void forced_fallback_pass(clscan_type type)
     unsigned long before = 0, after = 0;
     assert_int_equal(clscan_tuning_fallbacks(ctx, &before), CLSCAN_SUCCESS);
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
-    path_pass = 1;
-    scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
-    path_pass = 0;
+    path_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
     assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
     print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
@@ -261,11 +266,9 @@ static void other_items_mode_pass(clscan_type type)
     const int narrow = clscan_type_size(type) < 4;
     if (stream)
         test_set_tile(ctx, 64, narrow ? 32 : 8), size_cap = 512 * 512 + 1;
-    path_pass = 1;
-    scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
+    path_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
     if (!narrow)
-        scan_matrix(type, CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_AUTO);
-    path_pass = 0;
+        path_matrix(type, CLSCAN_STRATEGY_REDUCE_THEN_SCAN, CLSCAN_WG_AUTO);
     test_set_tile(ctx, 0, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
     size_cap = SIZE_MAX;
@@ -302,15 +305,16 @@ PER_TYPES(other_groups)
  * in the quick tier, at every type in the full one. */
 static const clscan_type init_quick_types[] = {CLSCAN_INT32, CLSCAN_INT8};
 #define INIT_TEST(name, S)                                                                              \
-    static void test_init_##name(void **state)                                                             \
+    static void test_init_##name(void **state)                                                          \
     {                                                                                                   \
         (void)state;                                                                                    \
-        for (int type = CLSCAN_INT32; type <= CLSCAN_UINT16; type++) {                                  \
-            const int quick = CLSCAN_STRATEGY_##S == CLSCAN_STRATEGY_AUTO ? tier_type_narrow((clscan_type)type) \
-                              : (clscan_type)type == init_quick_types[0] ||                   \
-                                    (clscan_type)type == init_quick_types[1];                           \
-            if (clscan__device_supports_type(&ctx->info, (clscan_type)type) && (!ref_quick() || quick)) \
-                init_matrix((clscan_type)type, CLSCAN_STRATEGY_##S);                                    \
+        for (int t = CLSCAN_INT32; t <= CLSCAN_UINT16; t++) {                                           \
+            const clscan_type type = (clscan_type)t;                                                    \
+            const int quick = CLSCAN_STRATEGY_##S == CLSCAN_STRATEGY_AUTO                               \
+                                  ? tier_type_narrow(type)                                              \
+                                  : type == init_quick_types[0] || type == init_quick_types[1];         \
+            if (clscan__device_supports_type(&ctx->info, type) && (!ref_quick() || quick))              \
+                init_matrix(type, CLSCAN_STRATEGY_##S);                                                 \
         }                                                                                               \
     }
 INIT_TEST(auto, AUTO)   /* lower case: the full tier's filters by strategy do not take them */

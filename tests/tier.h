@@ -1,12 +1,12 @@
-/* What each tier of the suite runs (tests/CMakeLists.txt registers the tiers; docs/reliability.md,
- * "The suite in two tiers", says why). $CLSCAN_TEST_TIER=full: every type x operator x configuration a
- * test lists, at every size it lists (the scans' passes over other paths: every type with add, each
- * other operator at one or two types, tier_path_op). Unset or quick: every type on each primitive's main path (what
+/* What each tier of the suite runs (tests/CMakeLists.txt registers the tiers; docs/reliability.md, "The
+ * suite in two tiers", says why). $CLSCAN_TEST_TIER=full: every type x operator x configuration a test
+ * lists, at every size it lists (the passes over other paths: every type with add, each other operator
+ * at one or two types, tier_path_op). Unset or quick: every type on each primitive's main path (what
  * AUTO runs), every operator there at one or more types, and every other configuration (strategy,
- * work-group algorithm, portable path, forced fallback, item mode, shape) at one type, all at every
- * tile boundary (ref_quick() leaves out only the sizes past 3 tiles and the large random ones). On
- * PoCL each OpenCL program costs seconds of compiling, all of its kernels included, and the quick tier
- * builds a few dozen where the full one builds hundreds. */
+ * work-group algorithm, portable path, forced fallback, item mode, shape) at one type, all at every tile
+ * boundary (ref_quick() leaves out only the sizes past 3 tiles and the large random ones). On PoCL each
+ * OpenCL program costs seconds of compiling, all of its kernels included, and the quick tier builds a
+ * few dozen where the full one builds hundreds. */
 #ifndef CLSCAN_TEST_TIER_H
 #define CLSCAN_TEST_TIER_H
 #include "ref.h"

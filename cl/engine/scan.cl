@@ -113,6 +113,8 @@ void clscan_scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out
         if (lid == 0)
             clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(prefix, total));
         clscan_sp_published_group(in_place);   /* before the tile's outputs (lookback.clh, "in place") */
+        /* The seed read again each tile, not held across the loop: a registered type takes up to 128
+         * bytes of registers, in the kernel where registers bound the tile. */
         const CLSCAN_T before = CLSCAN_OP(clscan_seed(seed_buf, seed_value), CLSCAN_OP(prefix, excl));
         clscan_wg_tile_down(in, out, t * CLSCAN_TILE, n, v, before, exclusive, clscan_tile);
     }

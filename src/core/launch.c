@@ -58,8 +58,6 @@ void clscan__landing_free(clscan_context *ctx)
     ctx->landing = NULL, ctx->landing_host = NULL;
 }
 
-static int is_output(const clscan_context *ctx, cl_mem m);
-
 static clscan_status order_barrier(clscan_context *ctx)
 {
     cl_int err = ctx->out_of_order ? clEnqueueBarrierWithWaitList(ctx->queue, 0, NULL, NULL) : CL_SUCCESS;
@@ -94,6 +92,17 @@ clscan_status clscan__fill_zero(clscan_context *ctx, cl_mem buf, size_t bytes)
     return order_barrier(ctx);
 }
 
+void clscan__outputs(clscan_context *ctx, cl_mem a, cl_mem b)
+{
+    ctx->outputs[0] = a, ctx->outputs[1] = b;
+    ctx->outputs_written = 0;
+}
+
+static int is_output(const clscan_context *ctx, cl_mem m)
+{
+    return m && (m == ctx->outputs[0] || m == ctx->outputs[1]);
+}
+
 clscan_status clscan__write_value(clscan_context *ctx, cl_mem buf, size_t bytes, const void *value, const char *what)
 {
     clscan_status st = order_barrier(ctx);
@@ -105,17 +114,6 @@ clscan_status clscan__write_value(clscan_context *ctx, cl_mem buf, size_t bytes,
     if (err != CL_SUCCESS)
         return clscan__fail_cl(ctx, what, err);
     return order_barrier(ctx);
-}
-
-void clscan__outputs(clscan_context *ctx, cl_mem a, cl_mem b)
-{
-    ctx->outputs[0] = a, ctx->outputs[1] = b;
-    ctx->outputs_written = 0;
-}
-
-static int is_output(const clscan_context *ctx, cl_mem m)
-{
-    return m && (m == ctx->outputs[0] || m == ctx->outputs[1]);
 }
 
 /* Whether an output is among the arguments. Buffers are the cl_mem-sized ones (a scalar of that size

@@ -30,8 +30,8 @@ int clscan__compact_one_pass_fits(size_t n, size_t tiles)
     return (uint64_t)n <= UINT32_MAX && clscan__sp_tiles_fit(tiles);
 }
 
-/* Both ways: the count into *kept, read back, or (count_out not NULL) into count_out's element 0 on the
- * device, and *kept left alone. */
+/* Both paths: the count into *kept, read back, or (count_out not NULL) into count_out's element 0 on
+ * the device, and *kept left alone. */
 static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem flags,
                                       cl_mem out, size_t n, size_t tiles, cl_mem count_out, size_t *kept)
 {
@@ -72,8 +72,9 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__MEM(count_out)};
     if (st == CLSCAN_SUCCESS)
         st = clscan__launch(ctx, p, "clscan_compact_tiles", CLSCAN__ARGS(args), tiles);
-    if (st == CLSCAN_SUCCESS && !count_out)
-        st = clscan__read_back(ctx, counts, (tiles - 1) * sizeof count, sizeof count, &count, "compaction count");
+    if (st != CLSCAN_SUCCESS || count_out)
+        return st;
+    st = clscan__read_back(ctx, counts, (tiles - 1) * sizeof count, sizeof count, &count, "compaction count");
     *kept = (size_t)count;
     return st;
 }

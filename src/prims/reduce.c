@@ -124,11 +124,13 @@ clscan_status clscan_reduce_async(clscan_context *ctx, cl_mem in, size_t n, clsc
         st = clscan__check_overlap(ctx, in, n * elem, result, elem, 0);
     if (st == CLSCAN_SUCCESS) {
         clscan__outputs(ctx, result, NULL);
-        char identity[CLSCAN__ELEM_MAX];
-        clscan__identity(ctx, type, op, identity);
-        cl_mem target = result;
-        st = n == 0 ? clscan__write_value(ctx, result, elem, identity, "clEnqueueWriteBuffer (reduce identity)")
-                    : reduce_enqueue(ctx, in, n, type, op, &target);
+        if (n > 0) {
+            st = reduce_enqueue(ctx, in, n, type, op, &result);
+        } else {
+            char identity[CLSCAN__ELEM_MAX];
+            clscan__identity(ctx, type, op, identity);
+            st = clscan__write_value(ctx, result, elem, identity, "clEnqueueWriteBuffer (reduce identity)");
+        }
         clscan__outputs(ctx, NULL, NULL);
     }
     pthread_mutex_unlock(&ctx->lock);
