@@ -216,6 +216,17 @@ foreach(type IN LISTS types)
   host(${args} SIZE 32 ITEMS ${items} FALLBACK DEFINES SP_COLUMNS SAT_BAND=1 SAT_WIDE)
 endforeach()
 
+# The segmented scans: no sub-groups or packed tiles (src/prims/segscan.c); byte heads in 16-byte loads
+# and keys staged in local memory, at the AMD row, the CPU shape, NVIDIA's; a few types, since the code
+# is the same at every width.
+foreach(type INT32 DOUBLE INT8)
+  set(args SEGSCAN TYPE ${type} OP ADD WG HILLIS_STEELE SG LOCAL)
+  host(${args} SIZE 256 ITEMS 8 ATOMIC64 DEFINES SEG_HEADS16)
+  host(${args} SIZE 256 ITEMS 8 FALLBACK DEFINES SEG_KEY_BYTES=4)
+endforeach()
+host(SEGSCAN TYPE FLOAT OP MAX WG HILLIS_STEELE SG LOCAL SIZE 16 ITEMS 8192 STREAM ATOMIC64 DEFINES SEG_KEY_BYTES=12)
+host(SEGSCAN TYPE INT32 OP ADD WG SUBGROUP SG NVIDIA_PTX SIZE 256 ITEMS 32 ATOMIC64 VOLATILE DEFINES SEG_KEY_BYTES=8)
+
 foreach(program IN LISTS registry_programs)
   if(NOT variants_${program})
     message(FATAL_ERROR "the registry's program ${program} has no variants in ${CMAKE_CURRENT_LIST_FILE}")

@@ -7,7 +7,8 @@
  * that is not commutative under each strategy and in a reduction. Sizes 1, a work-group + 1 and
  * 3 tiles + 5, with small tiles (64 x 4) so the simulator finishes quickly. Every result is also
  * checked here against the CPU; the checker's verdict is its log (empty or not).
- * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user [[!]part of case names].
+ * Segmented scans by heads and by key, in place and out of place, their fallback forced.
+ * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented [[!]part of case names].
  * $CLSCAN_TEST_SEED replays. */
 #include "prims/prims.h"
 #include "ref.h"
@@ -242,6 +243,64 @@ static void group_compact(void)
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
 }
 
+/* A segmented scan of random int32 by heads (about one element in five) or by uint32 keys (runs of
+ * those segments), inclusive or exclusive, in place or not, against a loop. */
+static void segmented_case(size_t n, int by_key, int exclusive, int in_place, const char *what)
+{
+    if (skipped(what))
+        return;
+    int32_t *in = malloc(n * 4), *got = malloc(n * 4);
+    unsigned char *heads = malloc(n);
+    uint32_t *keys = malloc(n * 4), key = 0;
+    for (size_t i = 0; i < n; i++) {
+        in[i] = (int32_t)ref_next(&rng);
+        heads[i] = (unsigned char)(ref_next(&rng) % 5 == 0 ? 1 + ref_next(&rng) % 255 : 0);
+        key += heads[i] != 0;
+        keys[i] = key;
+    }
+    cl_mem a = ref_buffer(ctx, n * 4, in), m = by_key ? ref_buffer(ctx, n * 4, keys) : ref_buffer(ctx, n, heads);
+    cl_mem out = in_place ? a : poisoned(n * 4);
+    clscan_status st;
+    if (by_key)
+        st = exclusive ? clscan_exclusive_scan_by_key(ctx, m, CLSCAN_UINT32, a, out, n, CLSCAN_INT32, CLSCAN_ADD)
+                       : clscan_inclusive_scan_by_key(ctx, m, CLSCAN_UINT32, a, out, n, CLSCAN_INT32, CLSCAN_ADD);
+    else
+        st = exclusive ? clscan_segmented_exclusive_scan(ctx, a, m, out, n, CLSCAN_INT32, CLSCAN_ADD)
+                       : clscan_segmented_inclusive_scan(ctx, a, m, out, n, CLSCAN_INT32, CLSCAN_ADD);
+    if (ok_status(st, what, n) && ref_read(ctx, out, n * 4, got)) {
+        uint32_t run = 0;
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t before = i == 0 || heads[i] ? 0u : run;
+            run = before + (uint32_t)in[i];
+            bad |= (uint32_t)got[i] != (exclusive ? before : run);
+        }
+        if (bad)
+            fail(what, n, "segmented scan differs");
+    }
+    if (!in_place)
+        clReleaseMemObject(out);
+    clReleaseMemObject(a);
+    clReleaseMemObject(m);
+    free(in), free(got), free(heads), free(keys);
+}
+
+/* By heads and by key, inclusive and exclusive in turn, in place and not; then with every look-back's
+ * fallback forced. */
+static void group_segmented(void)
+{
+    for (int fallback = 0; fallback < 2; fallback++) {
+        clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, fallback);
+        for (size_t i = 0; i < NSIZES; i++)
+            for (int by_key = 0; by_key < 2; by_key++) {
+                segmented_case(sizes[i], by_key, (int)(i & 1), 0, fallback ? "segmented forced fallback" : "segmented");
+                segmented_case(sizes[i], by_key, (int)(~i & 1), 1,
+                               fallback ? "segmented forced fallback, in place" : "segmented, in place");
+            }
+    }
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -408,6 +467,7 @@ int main(int argc, char **argv)
     static const struct { const char *name; void (*run)(void); } groups[] = {
         {"scan", group_scan},       {"scan8", group_scan8}, {"fallback", group_fallback}, {"reduce", group_reduce},
         {"compact", group_compact}, {"sort", group_sort},   {"sat", group_sat},           {"user", group_user},
+        {"segmented", group_segmented},
     };
     const char *which = argc > 1 ? argv[1] : "";
     only = argc > 2 ? argv[2] : "";
@@ -427,7 +487,7 @@ int main(int argc, char **argv)
             groups[g].run(), found = 1;
     clscan_context_release(ctx);
     if (!found)
-        fprintf(stderr, "usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user\n");
+        fprintf(stderr, "usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented\n");
     printf("oclgrind_paths %s: %d failure(s)\n", which, failures);
     return !found || failures != 0;
 }

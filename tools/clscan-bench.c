@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clscan/clscan.h"
 #include "clscan/clscan_tuning.h"
+#include "bench_family.h"
 #include "bench_mpi.h"
 #include <float.h>
 #include <math.h>
@@ -746,6 +747,14 @@ static int bench_argmin(const options *o, const step *s, double *t, double launc
     return wrong;
 }
 
+/* A row of tools/bench_family.c: its rate from its own bytes. */
+static void family_row(void *rep, size_t n, const char *type, const char *name, double sec, double bytes,
+                       double roof, double launch_s, int ok)
+{
+    const double rate = sec > 0 ? bytes / sec : 0;
+    add_row(rep, (row){n, type, name, sec * 1e3, rate / 1e9, rate / roof, sec / launch_s, ok});
+}
+
 /* Every pair (or AUTO alone) for one type at one size. Returns the number of wrong results. */
 static int bench_type(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti)
 {
@@ -764,6 +773,7 @@ static int bench_type(const options *o, step *s, void *got, double *t, double la
         wrong += bench_pairs(o, s, got, t, launch_s, rep, ti, roof, "user a+b: ");
         s->op = CLSCAN_ADD;
         wrong += bench_argmin(o, s, t, launch_s, rep);
+        wrong += clscan__bench_family(s->ctx, s->n, o->runs, t, launch_s, roof, family_row, rep);
     }
     /* The reduction reads n once: its rate is bytes read, held to the copy's bytes read + written. */
     memset((char *)s->host_ref + bytes, 0xA5, clscan_type_size(s->type));

@@ -148,6 +148,20 @@ CLSCAN_API clscan_status clscan_exclusive_scan_init(clscan_context *ctx, cl_mem 
 CLSCAN_API clscan_status clscan_inclusive_scan_init(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                                     clscan_op op, const void *init, cl_mem init_buf);
 
+/* Segmented scans (0.2): heads holds n cl_uchar; a segment starts at element 0 and wherever heads[i] != 0,
+ * and each segment is scanned on its own (exclusive: the first element of each segment gets the identity).
+ * in == out is allowed; heads must not overlap out. Enqueued; they return at once. */
+CLSCAN_API clscan_status clscan_segmented_inclusive_scan(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n,
+                                                         clscan_type type, clscan_op op);
+CLSCAN_API clscan_status clscan_segmented_exclusive_scan(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n,
+                                                         clscan_type type, clscan_op op);
+/* By key (0.2): a segment is a run of consecutive keys with equal bits; key_type any type, registered ones
+ * too. keys must not overlap out. */
+CLSCAN_API clscan_status clscan_inclusive_scan_by_key(clscan_context *ctx, cl_mem keys, clscan_type key_type, cl_mem in,
+                                                      cl_mem out, size_t n, clscan_type type, clscan_op op);
+CLSCAN_API clscan_status clscan_exclusive_scan_by_key(clscan_context *ctx, cl_mem keys, clscan_type key_type, cl_mem in,
+                                                      cl_mem out, size_t n, clscan_type type, clscan_op op);
+
 /* Combines in[0..n) with op and writes one element of the type to *result, waiting for it; n == 0
  * gives the identity. *result is written only on success. */
 CLSCAN_API clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op, void *result);

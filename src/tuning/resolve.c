@@ -22,6 +22,16 @@ static size_t compact_local_bytes(clscan__tuning t, size_t elem)
     return (ranks + CLSCAN_LOCAL_WG_SCAN_MAX((size_t)t.wg_size)) * sizeof(cl_uint);
 }
 
+/* Local memory the segmented scan declares (segscan.cl), at most, for values and keys of at most elem
+ * bytes: the stage of a tile's keys and then values, and its pair scans' two buffers of values and
+ * uint heads. */
+static size_t segscan_local_bytes(clscan__tuning t, size_t elem)
+{
+    const size_t wg = t.wg_size;
+    return CLSCAN_LOCAL_SEG_STAGE(t.stream, wg, (size_t)t.items, elem, elem) + CLSCAN_LOCAL_SEG_SCAN(wg) * elem +
+           CLSCAN_LOCAL_SEG_SCAN(wg) * sizeof(cl_uint);
+}
+
 /* The table's tile t under the override and the device's limits; local_bytes says what a launch of
  * that shape declares in local memory. */
 static clscan__tuning in_force(const clscan_context *ctx, size_t elem, clscan__tuning t,
@@ -71,6 +81,14 @@ clscan__tuning clscan__scan_tile(const clscan_context *ctx, clscan_type type)
     if (elem < 4 && !t.stream && clscan__vec4(ctx, type))
         t.items *= (unsigned)(4 / elem);
     return in_force(ctx, elem, t, tile_local_bytes);
+}
+
+/* The scan's table tile for the values, its 8- and 16-bit items not scaled (the segmented scan holds
+ * them unpacked), fitted to the local memory of values and keys of key_bytes. */
+clscan__tuning clscan__segscan_tile(const clscan_context *ctx, clscan_type type, size_t key_bytes)
+{
+    const size_t elem = clscan__type_size(ctx, type), wider = key_bytes > elem ? key_bytes : elem;
+    return in_force(ctx, wider, clscan__table_scan_tile(&ctx->info, elem), segscan_local_bytes);
 }
 
 clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type)

@@ -298,6 +298,14 @@ static clscan_status run_compact_async(fixture *f)
 {
     return clscan_compact_async(f->ctx, f->in, f->flags, f->out, N, CLSCAN_INT32, f->count_buf);
 }
+static clscan_status run_segmented(fixture *f)
+{
+    return clscan_segmented_inclusive_scan(f->ctx, f->in, f->flags, f->out, N, CLSCAN_INT32, CLSCAN_ADD);
+}
+static clscan_status run_by_key(fixture *f)   /* the flag bytes as uint8 keys */
+{
+    return clscan_exclusive_scan_by_key(f->ctx, f->flags, CLSCAN_UINT8, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD);
+}
 static clscan_status run_sort(fixture *f) { return clscan_sort(f->ctx, f->in, N, CLSCAN_INT32); }
 static clscan_status run_sort_by_key(fixture *f)
 {
@@ -341,6 +349,26 @@ static int check_init(fixture *f, uint32_t init, int exclusive, char *msg, size_
 }
 static int check_init_device(fixture *f, char *msg, size_t len) { return check_init(f, (uint32_t)data_in[0], 1, msg, len); }
 static int check_init_host(fixture *f, char *msg, size_t len) { return check_init(f, INIT_HOST, 0, msg, len); }
+
+/* Segments starting at each set flag (by heads), or where the flag byte changes (by key). */
+static int check_segments(fixture *f, int by_key, char *msg, size_t len)
+{
+    static int32_t got[N];
+    if (!read_out(f, f->out, got))
+        return snprintf(msg, len, "read failed"), 0;
+    uint32_t run = 0;
+    for (size_t i = 0; i < N; i++) {
+        const int head = i == 0 || (by_key ? data_flags[i] != data_flags[i - 1] : data_flags[i] != 0);
+        const uint32_t before = head ? 0u : run;
+        run = before + (uint32_t)data_in[i];
+        if ((uint32_t)got[i] != (by_key ? before : run))
+            return snprintf(msg, len, "element %zu is %#x, %#x expected", i, (unsigned)got[i],
+                            (unsigned)(by_key ? before : run)), 0;
+    }
+    return 1;
+}
+static int check_segmented(fixture *f, char *msg, size_t len) { return check_segments(f, 0, msg, len); }
+static int check_by_key(fixture *f, char *msg, size_t len) { return check_segments(f, 1, msg, len); }
 
 /* The kept elements in order, and nothing written past them. */
 static int check_compact(fixture *f, char *msg, size_t len)
@@ -749,6 +777,10 @@ static const op op_compact_async = {"compact, the count on the device, one pass"
                                    SHAPE_SMALL, run_compact_async, check_compact_async, NULL, NULL};
 static const op op_compact3_async = {"compact, the count on the device, three launches", CLSCAN_STRATEGY_BLOCK_SUM, 0,
                                      0, SHAPE_SMALL, run_compact_async, check_compact_async, NULL, NULL};
+static const op op_segmented = {"segmented inclusive scan", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_segmented,
+                                check_segmented, NULL, NULL};
+static const op op_by_key = {"exclusive scan by key", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_by_key,
+                             check_by_key, NULL, NULL};
 static const op op_sort = {"sort", CLSCAN_STRATEGY_AUTO, 0, 1, SHAPE_SMALL, run_sort, check_sort, NULL, NULL};
 static const op op_sort_by_key = {"sort by key", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SMALL, run_sort_by_key,
                                   check_sort_by_key, NULL, NULL};
@@ -827,6 +859,15 @@ static void test_compact(void **state)
     walk(&op_compact_async, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_compact3_async, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_compact_async, FAULT_HOST, NULL, CACHE_WARM);
+}
+
+static void test_segmented(void **state)
+{
+    (void)state;
+    walk(&op_segmented, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_by_key, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_segmented, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_by_key, FAULT_HOST, NULL, CACHE_WARM);
 }
 
 static void sort_keys_ready(void);
@@ -1075,7 +1116,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         TEST(test_context_cl), TEST(test_context_host), TEST(test_scan_cl),    TEST(test_scan_host),
         TEST(test_compact),    TEST(test_sort),         TEST(test_reduce_sat), TEST(test_build),
-        TEST(test_user_register), TEST(test_user_scan),
+        TEST(test_user_register), TEST(test_user_scan), TEST(test_segmented),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

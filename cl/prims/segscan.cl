@@ -1,0 +1,327 @@
+/* Segmented scans: a scan that starts again at every segment head, as one scan of (head, value) pairs
+ * under the flag-carrying operator (a, b) -> (a.head | b.head, b.head ? b.value : a.value op b.value),
+ * which is associative whenever op is. Heads come from a byte per element (heads[i] != 0), or, with
+ * CLSCAN_SEG_KEY_BYTES, from keys: element i starts a segment where its key's bits differ from those
+ * of element i - 1. Element 0 always starts one.
+ * clscan_seg_scan_single_pass reads each value and mark once and writes each output once: a tile that
+ * holds a head knows its inclusive prefix (the part from its last head) before it looks back and
+ * publishes it at once, so a look-back never walks past the nearest tile with a head; the tiles it
+ * walks before that hold none and fold with op alone. The values' tile comes and goes through the
+ * scan's own tile functions (core/workgroup.clh; the host keeps 8- and 16-bit values unpacked here). */
+#if defined(CLSCAN_WG_PACKED)
+#error "segmented scans hold one value a register: the host builds them without CLSCAN_VEC4"
+#endif
+#if !defined(CLSCAN_SEG_KEY_BYTES)
+typedef uchar clscan_seg_mark;   /* heads */
+#elif CLSCAN_SEG_KEY_BYTES == 1
+typedef uchar clscan_seg_mark;
+#elif CLSCAN_SEG_KEY_BYTES == 2
+typedef ushort clscan_seg_mark;
+#elif CLSCAN_SEG_KEY_BYTES == 4
+typedef uint clscan_seg_mark;
+#elif CLSCAN_SEG_KEY_BYTES == 8
+typedef ulong clscan_seg_mark;
+#else
+typedef CLSCAN_MOVED_STRUCT(CLSCAN_SEG_KEY_BYTES) clscan_seg_mark;
+#define CLSCAN_SEG_KEY_STRUCT
+#endif
+
+/* Whether element g < n starts a segment. */
+uint clscan_seg_head_at(__global const clscan_seg_mark *marks, ulong g)
+{
+#if !defined(CLSCAN_SEG_KEY_BYTES)
+    return g == 0 || marks[g] != 0;
+#elif defined(CLSCAN_SEG_KEY_STRUCT)
+    if (g == 0)
+        return 1;
+    const clscan_seg_mark a = marks[g - 1], b = marks[g];
+    uint differ = 0;
+    for (uint k = 0; k < CLSCAN_SEG_KEY_BYTES; k++)
+        differ |= a.b[k] != b.b[k];
+    return differ;
+#else
+    return g == 0 || marks[g - 1] != marks[g];
+#endif
+}
+
+/* A run of elements, or a work-group's share of a tile, as one operand of the flag-carrying operator. */
+typedef struct clscan_seg_pair {
+    CLSCAN_T value;
+    uint head;
+} clscan_seg_pair;
+
+clscan_seg_pair clscan_seg_combine(clscan_seg_pair a, clscan_seg_pair b)
+{
+    clscan_seg_pair r;
+    r.head = a.head | b.head;
+    r.value = b.head ? b.value : CLSCAN_OP(a.value, b.value);
+    return r;
+}
+
+/* Hillis-Steele over the pairs, double-buffered like the plain one (core/workgroup.clh). */
+typedef struct clscan_seg_scratch {
+    CLSCAN_T value[CLSCAN_LOCAL_SEG_SCAN(CLSCAN_WG_SIZE)];
+    uint head[CLSCAN_LOCAL_SEG_SCAN(CLSCAN_WG_SIZE)];
+} clscan_seg_scratch;
+
+/* The combination of the work-items before this one (the identity without a head for the first);
+ * *total: the whole group's. */
+clscan_seg_pair clscan_seg_wg_scan(clscan_seg_pair x, __local clscan_seg_scratch *s, clscan_seg_pair *total)
+{
+    const uint lid = get_local_id(0);
+    uint src = 0;
+    s->value[lid] = x.value;
+    s->head[lid] = x.head;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint offset = 1; offset < CLSCAN_WG_SIZE; offset <<= 1) {
+        clscan_seg_pair v;
+        v.value = s->value[src * CLSCAN_WG_SIZE + lid];
+        v.head = s->head[src * CLSCAN_WG_SIZE + lid];
+        if (lid >= offset) {
+            clscan_seg_pair before;
+            before.value = s->value[src * CLSCAN_WG_SIZE + lid - offset];
+            before.head = s->head[src * CLSCAN_WG_SIZE + lid - offset];
+            v = clscan_seg_combine(before, v);
+        }
+        s->value[(1 - src) * CLSCAN_WG_SIZE + lid] = v.value;
+        s->head[(1 - src) * CLSCAN_WG_SIZE + lid] = v.head;
+        src = 1 - src;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    total->value = s->value[src * CLSCAN_WG_SIZE + CLSCAN_WG_SIZE - 1];
+    total->head = s->head[src * CLSCAN_WG_SIZE + CLSCAN_WG_SIZE - 1];
+    clscan_seg_pair excl;
+    excl.value = lid > 0 ? s->value[src * CLSCAN_WG_SIZE + lid - 1] : CLSCAN_IDENTITY;
+    excl.head = lid > 0 ? s->head[src * CLSCAN_WG_SIZE + lid - 1] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);   /* the caller may reuse the scratch */
+    return excl;
+}
+
+/* ---- a work-item's own CLSCAN_ITEMS consecutive elements from first ----
+ * Held (GPUs): values in registers (v, loaded by clscan_wg_load_tile) and a head bit each (hm).
+ * Streamed (CPUs): both read from global memory, once to reduce and once to scan. */
+#define CLSCAN_SEG_WORDS (CLSCAN_STREAMED ? 1 : (CLSCAN_ITEMS + 31) / 32)
+#define CLSCAN_SEG_BIT(hm, i) ((hm)[(i) / 32] >> ((i) % 32) & 1u)
+#if defined(CLSCAN_SEG_KEY_BYTES) && !defined(CLSCAN_ITEMS_STREAM)
+#define CLSCAN_SEG_STAGED   /* keys come through local memory, coalesced */
+#endif
+/* The local memory that first holds a tile's keys (with the key before the tile in the last slot),
+ * then its values. */
+#define CLSCAN_SEG_STAGE_BYTES \
+    CLSCAN_LOCAL_SEG_STAGE(CLSCAN_STREAMED, CLSCAN_WG_SIZE, CLSCAN_ITEMS, sizeof(CLSCAN_T), sizeof(clscan_seg_mark))
+
+uint clscan_seg_len(ulong first, ulong n)
+{
+    return first >= n ? 0u : n - first < CLSCAN_ITEMS ? (uint)(n - first) : CLSCAN_ITEMS;
+}
+
+#if !defined(CLSCAN_ITEMS_STREAM)
+#if defined(CLSCAN_SEG_STAGED)
+int clscan_seg_differ(clscan_seg_mark a, clscan_seg_mark b)
+{
+#if defined(CLSCAN_SEG_KEY_STRUCT)
+    uint differ = 0;
+    for (uint k = 0; k < CLSCAN_SEG_KEY_BYTES; k++)
+        differ |= a.b[k] != b.b[k];
+    return differ;
+#else
+    return a != b;
+#endif
+}
+
+/* The head bits of the work-item's run from the tile's keys, read coalesced into stage. Ends with a
+ * barrier: stage is free again. */
+void clscan_seg_run_heads(__global const clscan_seg_mark *marks, ulong base, ulong n, uint hm[CLSCAN_SEG_WORDS],
+                          __local clscan_seg_mark *stage)
+{
+    const uint lid = get_local_id(0);
+    for (uint i = 0; i < CLSCAN_ITEMS; i++) {
+        const uint idx = i * CLSCAN_WG_SIZE + lid;
+        if (base + idx < n)
+            stage[CLSCAN_PAD(idx)] = marks[base + idx];
+    }
+    if (lid == 0 && base > 0)
+        stage[CLSCAN_PAD(CLSCAN_TILE)] = marks[base - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint first = lid * CLSCAN_ITEMS, len = clscan_seg_len(base + first, n);
+    for (uint w = 0; w < CLSCAN_SEG_WORDS; w++)
+        hm[w] = 0;
+    for (uint i = 0; i < len; i++) {
+        const uint p = first + i;
+        const uint head = base + p == 0 ||
+                          clscan_seg_differ(stage[p ? CLSCAN_PAD(p - 1) : CLSCAN_PAD(CLSCAN_TILE)], stage[CLSCAN_PAD(p)]);
+        hm[i / 32] |= head << (i % 32);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#else
+/* The head bits of the work-item's run (0 past n). Byte heads of a whole run come as 16-byte vectors
+ * where buffers start on 16 bytes (CLSCAN_SEG_HEADS16), so a group's loads are contiguous. */
+void clscan_seg_run_heads(__global const clscan_seg_mark *marks, ulong base, ulong n, uint hm[CLSCAN_SEG_WORDS],
+                          __local clscan_seg_mark *stage)
+{
+    (void)stage;
+    const ulong first = base + (ulong)get_local_id(0) * CLSCAN_ITEMS;
+    for (uint w = 0; w < CLSCAN_SEG_WORDS; w++)
+        hm[w] = 0;
+#if defined(CLSCAN_SEG_HEADS16) && !defined(CLSCAN_SEG_KEY_BYTES) && CLSCAN_ITEMS % 16 == 0
+    if (first + CLSCAN_ITEMS <= n) {
+        for (uint j = 0; j < CLSCAN_ITEMS / 16; j++) {
+            uchar b[16];
+            vstore16(((__global const uchar16 *)(marks + first))[j], 0, b);
+            for (uint k = 0; k < 16; k++)
+                hm[(16 * j + k) / 32] |= (uint)(b[k] != 0) << ((16 * j + k) % 32);
+        }
+        hm[0] |= first == 0;
+        return;
+    }
+#endif
+    const uint len = clscan_seg_len(first, n);
+    for (uint i = 0; i < len; i++)
+        hm[i / 32] |= clscan_seg_head_at(marks, first + i) << (i % 32);
+}
+#endif
+#endif
+
+/* The run as one pair: whether it holds a head, and its elements from its last head on (all of
+ * them if none). */
+clscan_seg_pair clscan_seg_run_reduce(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong first,
+                                      ulong n, const clscan_wg_held v[CLSCAN_WG_HELD], const uint hm[CLSCAN_SEG_WORDS])
+{
+    clscan_seg_pair acc;
+    acc.value = CLSCAN_IDENTITY;
+    acc.head = 0;
+#if defined(CLSCAN_ITEMS_STREAM)
+    (void)v, (void)hm;
+    const uint len = clscan_seg_len(first, n);
+    for (uint i = 0; i < len; i++) {
+        const uint head = clscan_seg_head_at(marks, first + i);
+        const CLSCAN_T x = in[first + i];
+        acc.value = head ? x : CLSCAN_OP(acc.value, x);
+        acc.head |= head;
+    }
+#else
+    (void)in, (void)marks, (void)first, (void)n;
+    for (uint i = 0; i < CLSCAN_ITEMS; i++)
+        acc.value = CLSCAN_SEG_BIT(hm, i) ? v[i] : CLSCAN_OP(acc.value, v[i]);
+    for (uint w = 0; w < CLSCAN_SEG_WORDS; w++)
+        acc.head |= hm[w] != 0;
+#endif
+    return acc;
+}
+
+/* The run scanned from run (what precedes it in its segment), each head starting again. Held: into v,
+ * for clscan_wg_store_tile; streamed: straight to out (in may equal out: each element read before it
+ * is written). */
+void clscan_seg_run_scan(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks,
+                         __global CLSCAN_T *out, ulong first, ulong n, clscan_wg_held v[CLSCAN_WG_HELD],
+                         const uint hm[CLSCAN_SEG_WORDS], CLSCAN_T run, uint exclusive)
+{
+#if defined(CLSCAN_ITEMS_STREAM)
+    (void)v, (void)hm;
+    const uint len = clscan_seg_len(first, n);
+    for (uint i = 0; i < len; i++) {
+        const uint head = clscan_seg_head_at(marks, first + i);
+        const CLSCAN_T x = in[first + i];
+        const CLSCAN_T before = head ? CLSCAN_IDENTITY : run;
+        run = CLSCAN_OP(before, x);
+        out[first + i] = exclusive ? before : run;
+    }
+#else
+    (void)in, (void)marks, (void)out, (void)first, (void)n;
+    for (uint i = 0; i < CLSCAN_ITEMS; i++) {
+        const CLSCAN_T before = CLSCAN_SEG_BIT(hm, i) ? CLSCAN_IDENTITY : run;
+        run = CLSCAN_OP(before, v[i]);
+        v[i] = exclusive ? before : run;
+    }
+#endif
+}
+
+/* The work-item's run of tile t read (held: the group loads the values' tile, after the keys where they
+ * pass through stage) and reduced; ends past the group scan's barriers. Returns the pairs before this
+ * work-item's in the tile; *first_head (local): whether the tile's first element starts a segment. */
+clscan_seg_pair clscan_seg_tile_up(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong base,
+                                   ulong n, clscan_wg_held v[CLSCAN_WG_HELD], uint hm[CLSCAN_SEG_WORDS],
+                                   __local uchar *stage, __local clscan_seg_scratch *s, __local uint *first_head,
+                                   clscan_seg_pair *total)
+{
+    const ulong first = base + (ulong)get_local_id(0) * CLSCAN_ITEMS;
+#if defined(CLSCAN_ITEMS_STREAM)
+    (void)stage;
+    if (get_local_id(0) == 0)
+        *first_head = clscan_seg_head_at(marks, base);
+#else
+    clscan_seg_run_heads(marks, base, n, hm, (__local clscan_seg_mark *)stage);
+    clscan_wg_load_tile(in, base, n, v, (__local CLSCAN_T *)stage);
+    if (get_local_id(0) == 0)
+        *first_head = hm[0] & 1u;
+#endif
+    return clscan_seg_wg_scan(clscan_seg_run_reduce(in, marks, first, n, v, hm), s, total);
+}
+
+/* The look-back's fallback (lookback.clh): tile j as a pair, from the values (src) and marks (aux);
+ * a tile with a head gives its inclusive prefix (closed). Streams every run from global memory, as
+ * CPUs do, whatever the device. */
+CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void *aux, ulong j, ulong n,
+                                  uint *closed, __local void *scratch)
+{
+    __global const CLSCAN_T *in = (__global const CLSCAN_T *)src;
+    __global const clscan_seg_mark *marks = (__global const clscan_seg_mark *)aux;
+    const ulong first = j * CLSCAN_TILE + (ulong)get_local_id(0) * CLSCAN_ITEMS;
+    const uint len = clscan_seg_len(first, n);
+    clscan_seg_pair acc, total;
+    acc.value = CLSCAN_IDENTITY;
+    acc.head = 0;
+    for (uint i = 0; i < len; i++) {
+        const uint head = clscan_seg_head_at(marks, first + i);
+        const CLSCAN_T x = in[first + i];
+        acc.value = head ? x : CLSCAN_OP(acc.value, x);
+        acc.head |= head;
+    }
+    clscan_seg_wg_scan(acc, (__local clscan_seg_scratch *)scratch, &total);
+    *closed = total.head;
+    return total.value;
+}
+
+/* One launch: tiles are taken from the launch's counter (lookback.clh). A tile with a head publishes
+ * its inclusive prefix at once; one without publishes its total, looks back and publishes its
+ * prefix. Either looks back (unless its first element is a head) for the part before its first
+ * head. num_tiles < 2^31. */
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
+void clscan_seg_scan_single_pass(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks,
+                                 __global CLSCAN_T *out, __global clscan_sp_word *status, __global uint *counters,
+                                 ulong n, ulong num_tiles, uint exclusive, uint epoch, uint in_place)
+{
+    __local uchar clscan_stage[CLSCAN_SEG_STAGE_BYTES] __attribute__((aligned(16)));
+    __local clscan_seg_scratch clscan_scratch;
+    __local clscan_sp_shared clscan_sh;
+    __local uint clscan_next, clscan_first_head;
+    const uint lid = get_local_id(0);
+    clscan_sp_launch_start(counters, epoch);
+    for (;;) {
+        const ulong t = clscan_sp_take_tile(counters, epoch, &clscan_next);
+        if (t >= num_tiles)
+            break;
+        const ulong base = t * CLSCAN_TILE;
+        clscan_wg_held v[CLSCAN_WG_HELD];
+        uint hm[CLSCAN_SEG_WORDS];
+        clscan_seg_pair total, excl = clscan_seg_tile_up(in, marks, base, n, v, hm, clscan_stage, &clscan_scratch,
+                                                         &clscan_first_head, &total);
+        CLSCAN_T prefix = CLSCAN_IDENTITY;
+        if (total.head && lid == 0)
+            clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, total.value);
+        if (!total.head && lid == 0)
+            clscan_sp_publish(status, t, CLSCAN_SP_FLAG_A, epoch, total.value);
+        if (!clscan_first_head)
+            prefix = clscan_sp_look_back(in, marks, n, status, t, epoch, in_place, &counters[2], &clscan_sh,
+                                         &clscan_scratch);
+        if (!total.head && lid == 0)
+            clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(prefix, total.value));
+        clscan_sp_published_group(in_place);   /* before the tile's outputs (lookback.clh, "in place") */
+        const CLSCAN_T run = excl.head ? excl.value : CLSCAN_OP(prefix, excl.value);
+        clscan_seg_run_scan(in, marks, out, base + (ulong)lid * CLSCAN_ITEMS, n, v, hm, run, exclusive);
+#if !defined(CLSCAN_ITEMS_STREAM)
+        clscan_wg_store_tile(out, base, n, v, (__local CLSCAN_T *)clscan_stage);
+#endif
+    }
+}

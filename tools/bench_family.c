@@ -1,0 +1,123 @@
+/* clscan-bench's rows for the functions of 0.2 built on the scan (segmented and by-key scans), at int32
+ * values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
+ * its output poisoned before and checked after against its single-thread C loop, which is timed too.
+ * Each row's rate counts its own bytes read plus written; "roof" is that rate over the copy roof the
+ * caller measured in the same run. */
+#include "bench_family.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The data: int32 values, heads with a segment start every 8 elements on average, keys whose runs are
+ * those segments. */
+typedef struct family {
+    clscan_context *ctx;
+    size_t n;
+    cl_mem values, heads, keys, out;
+    int32_t *host_values, *ref, *got;
+    unsigned char *host_heads;
+    uint32_t *host_keys;
+    int exclusive, by_key;
+} family;
+
+static int run_device(const family *f)
+{
+    clscan_status st;
+    if (f->by_key)
+        st = f->exclusive ? clscan_exclusive_scan_by_key(f->ctx, f->keys, CLSCAN_UINT32, f->values, f->out, f->n, CLSCAN_INT32, CLSCAN_ADD)
+                          : clscan_inclusive_scan_by_key(f->ctx, f->keys, CLSCAN_UINT32, f->values, f->out, f->n, CLSCAN_INT32, CLSCAN_ADD);
+    else
+        st = f->exclusive ? clscan_segmented_exclusive_scan(f->ctx, f->values, f->heads, f->out, f->n, CLSCAN_INT32, CLSCAN_ADD)
+                          : clscan_segmented_inclusive_scan(f->ctx, f->values, f->heads, f->out, f->n, CLSCAN_INT32, CLSCAN_ADD);
+    return st == CLSCAN_SUCCESS && clscan_finish(f->ctx) == CLSCAN_SUCCESS;
+}
+
+/* The C loop: by heads or by key changes, into ref (wrapping adds through uint32). */
+static int run_cpu(const family *f)
+{
+    uint32_t run = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const int head = i == 0 || (f->by_key ? f->host_keys[i] != f->host_keys[i - 1] : f->host_heads[i] != 0);
+        const uint32_t before = head ? 0u : run;
+        run = before + (uint32_t)f->host_values[i];
+        f->ref[i] = (int32_t)(f->exclusive ? before : run);
+    }
+    return 1;
+}
+
+static double median(int (*fn)(const family *), const family *f, int runs, double *t)
+{
+    for (int r = -2; r < runs; r++) {
+        double t0 = clscan__bench_seconds();
+        if (!fn(f)) {
+            fprintf(stderr, "clscan-bench: a call failed: %s\n", clscan_last_error(f->ctx));
+            return -1;
+        }
+        if (r >= 0)
+            t[r] = clscan__bench_seconds() - t0;
+    }
+    qsort(t, (size_t)runs, sizeof *t, clscan__bench_cmp_double);
+    return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+}
+
+static int poison_out(const family *f)
+{
+    const cl_uint p = 0xA5A5A5A5u;
+    cl_command_queue q = clscan_context_queue(f->ctx);
+    return clEnqueueFillBuffer(q, f->out, &p, sizeof p, 0, f->n * 4, 0, NULL, NULL) == CL_SUCCESS && clFinish(q) == CL_SUCCESS;
+}
+
+static void make_data(family *f)
+{
+    uint64_t x = 0x853C49E6748FEA9Bull;
+    uint32_t key = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        f->host_values[i] = (int32_t)(x % 2001) - 1000;
+        f->host_heads[i] = (x >> 32) % 8 == 0;
+        key += f->host_heads[i];
+        f->host_keys[i] = key * 2654435761u;   /* a new key at every head, equal ones in between */
+    }
+}
+
+static cl_mem upload(cl_context cl, size_t bytes, void *host)
+{
+    return clCreateBuffer(cl, CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes, host, NULL);
+}
+
+int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, double launch_s, double roof,
+                         clscan__bench_row_fn row, void *report)
+{
+    family f = {.ctx = ctx, .n = n};
+    cl_context cl = clscan_context_cl_context(ctx);
+    f.host_values = malloc(n * 4), f.ref = malloc(n * 4), f.got = malloc(n * 4);
+    f.host_heads = malloc(n), f.host_keys = malloc(n * 4);
+    int wrong = 0;
+    if (f.host_values && f.ref && f.got && f.host_heads && f.host_keys) {
+        make_data(&f);
+        f.values = upload(cl, n * 4, f.host_values), f.heads = upload(cl, n, f.host_heads);
+        f.keys = upload(cl, n * 4, f.host_keys), f.out = upload(cl, n * 4, NULL);
+    }
+    static const char *const names[2][2] = {{"segmented inclusive scan (heads)", "segmented exclusive scan (heads)"},
+                                            {"inclusive scan_by_key (uint32)", "exclusive scan_by_key (uint32)"}};
+    static const char *const loops[2] = {"C segmented scan loop, one thread", "C scan_by_key loop, one thread"};
+    for (int k = 0; k < 4; k++) {
+        f.by_key = k / 2, f.exclusive = k % 2;
+        const double bytes = (double)n * (f.by_key ? 12 : 9);   /* heads or keys + values read, out written */
+        double cpu = median(run_cpu, &f, runs < 3 ? runs : 3, t);
+        if (!f.exclusive)
+            row(report, n, "int32", loops[f.by_key], cpu, bytes, roof, launch_s, 1);
+        int ok = f.out && poison_out(&f);
+        double sec = ok ? median(run_device, &f, runs, t) : -1;
+        ok = sec > 0 && clEnqueueReadBuffer(clscan_context_queue(ctx), f.out, CL_TRUE, 0, n * 4, f.got, 0, NULL, NULL) ==
+                            CL_SUCCESS && memcmp(f.got, f.ref, n * 4) == 0;
+        wrong += !ok;
+        row(report, n, "int32", names[f.by_key][f.exclusive], sec, bytes, roof, launch_s, ok);
+    }
+    if (f.values) clReleaseMemObject(f.values);
+    if (f.heads) clReleaseMemObject(f.heads);
+    if (f.keys) clReleaseMemObject(f.keys);
+    if (f.out) clReleaseMemObject(f.out);
+    free(f.host_values), free(f.ref), free(f.got), free(f.host_heads), free(f.host_keys);
+    return wrong;
+}
