@@ -7,7 +7,8 @@
  * that is not commutative under each strategy and in a reduction. Sizes 1, a work-group + 1 and
  * 3 tiles + 5, with small tiles (64 x 4) so the simulator finishes quickly. Every result is also
  * checked here against the CPU; the checker's verdict is its log (empty or not).
- * Segmented scans by heads and by key, in place and out of place, their fallback forced.
+ * Segmented scans by heads and by key, in place and out of place, and the segmented reduction, their
+ * fallbacks forced.
  * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented [[!]part of case names].
  * $CLSCAN_TEST_SEED replays. */
 #include "prims/prims.h"
@@ -285,8 +286,43 @@ static void segmented_case(size_t n, int by_key, int exclusive, int in_place, co
     free(in), free(got), free(heads), free(keys);
 }
 
-/* By heads and by key, inclusive and exclusive in turn, in place and not; then with every look-back's
- * fallback forced. */
+/* A segmented reduction over random offsets (empty segments, lengths to 40, the last offset past the
+ * end: cut), against a loop. */
+static void segmented_reduce_case(size_t n, const char *what)
+{
+    if (skipped(what))
+        return;
+    int32_t *in = malloc(n * 4), *got = malloc((n + 2) * 4);
+    uint64_t *off = malloc((n + 3) * 8);
+    size_t segs = 0, pos = 0;
+    off[0] = 0;
+    while (pos < n) {
+        pos += ref_next(&rng) % 40;
+        off[++segs] = pos < n ? pos : n;
+    }
+    off[segs] = n + 7;
+    for (size_t i = 0; i < n; i++)
+        in[i] = (int32_t)ref_next(&rng);
+    cl_mem a = ref_buffer(ctx, n * 4, in), o = ref_buffer(ctx, (segs + 1) * 8, off), out = poisoned(segs * 4);
+    clscan_status st = clscan_segmented_reduce(ctx, a, o, out, segs, CLSCAN_INT32, CLSCAN_ADD);
+    if (ok_status(st, what, n) && ref_read(ctx, out, segs * 4, got)) {
+        int bad = 0;
+        for (size_t s = 0; s < segs; s++) {
+            const size_t start = off[s] < n ? off[s] : n, end = off[s + 1] < n ? off[s + 1] : n;
+            uint32_t sum = 0;
+            for (size_t k = start; k < end; k++)
+                sum += (uint32_t)in[k];
+            bad |= (uint32_t)got[s] != sum;
+        }
+        if (bad)
+            fail(what, n, "segment sums differ");
+    }
+    clReleaseMemObject(a), clReleaseMemObject(o), clReleaseMemObject(out);
+    free(in), free(got), free(off);
+}
+
+/* By heads and by key, inclusive and exclusive in turn, in place and not; the segmented reduction;
+ * then all with every look-back's fallback forced. */
 static void group_segmented(void)
 {
     for (int fallback = 0; fallback < 2; fallback++) {
@@ -297,6 +333,8 @@ static void group_segmented(void)
                 segmented_case(sizes[i], by_key, (int)(~i & 1), 1,
                                fallback ? "segmented forced fallback, in place" : "segmented, in place");
             }
+        for (size_t i = 0; i < NSIZES; i++)
+            segmented_reduce_case(sizes[i], fallback ? "segmented reduce forced fallback" : "segmented reduce");
     }
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
 }

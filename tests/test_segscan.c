@@ -348,6 +348,244 @@ static void test_segmented_other_paths(void **state)
     clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 0);
 }
 
+/* ---- segmented reduction over offsets ---------------------------------------------------------------- */
+enum layout { RANDOM_SHORT, RANDOM_LONG, EMPTY_EDGES, ALL_EMPTY, ONE_SEGMENT, TILE_SIZED, INNER, CUT, LAYOUTS };
+static const char *const layout_names[] = {"random lengths ~8 (some empty)", "random lengths ~300",
+                                           "empty first, last and consecutive", "all empty", "one segment",
+                                           "lengths tile-1, tile, tile+1", "elements before and after",
+                                           "offsets past the end"};
+
+/* Offsets (segs + 1) over n elements in the layout; returns segs. off holds room for n + 8. */
+static size_t make_offsets(uint64_t *off, size_t n, enum layout l, size_t tile)
+{
+    size_t segs = 0, pos = 0;
+    const size_t lens[3] = {tile - 1, tile, tile + 1};
+    off[0] = 0;
+    switch (l) {
+    case ALL_EMPTY:
+        segs = 1 + ref_next(&rng) % 5;
+        for (size_t s = 0; s <= segs; s++)
+            off[s] = n / 2;
+        return segs;
+    case ONE_SEGMENT:
+        off[1] = n;
+        return 1;
+    case EMPTY_EDGES:
+        off[segs++] = 0, off[segs++] = 0;                      /* two empty first */
+        while (pos < n) {
+            pos += 1 + ref_next(&rng) % 40;
+            off[segs++] = pos < n ? pos : n;
+            if (ref_next(&rng) % 4 == 0) {
+                off[segs] = off[segs - 1];                       /* consecutive empty ones */
+                segs++;
+            }
+        }
+        off[segs] = n, off[segs + 1] = n;                       /* and empty last */
+        return segs + 1;
+    default:
+        break;
+    }
+    size_t start = l == INNER ? n / 7 : 0, end = l == INNER ? n - n / 9 : n;
+    off[0] = start, pos = start;
+    while (pos < end && segs < n + 4) {
+        size_t len = l == RANDOM_SHORT ? ref_next(&rng) % 16 : l == TILE_SIZED ? lens[segs % 3] : 1 + ref_next(&rng) % 600;
+        pos = pos + len < end ? pos + len : end;
+        off[++segs] = pos;
+    }
+    if (segs == 0)
+        off[++segs] = end;
+    if (l == CUT) {
+        off[segs] = n + 1 + ref_next(&rng) % 1000;              /* past the buffer: cut to its end */
+        off[segs + 1] = UINT64_MAX;
+        segs++;
+    }
+    return segs;
+}
+
+/* Segment s of the reference: offsets cut to n, empty when it ends before it starts. */
+static void bounds(const uint64_t *off, size_t s, size_t n, size_t *start, size_t *end)
+{
+    *start = off[s] < n ? (size_t)off[s] : n;
+    size_t e = off[s + 1] < n ? (size_t)off[s + 1] : n;
+    *end = e > *start ? e : *start;
+}
+
+static int reduce_one(const run_case *c, size_t n, enum layout l, size_t tile, unsigned char *in, uint64_t *off,
+                      unsigned char *got)
+{
+    const size_t elem = clscan_type_size(c->type), segs = make_offsets(off, n, l, tile);
+    fill_values(c, in, n);
+    cl_mem a = ref_buffer(ctx, n * elem, in), o = ref_buffer(ctx, (segs + 1) * 8, off);
+    cl_mem r = ref_buffer(ctx, segs * elem, NULL);
+    clscan_status st = clscan_segmented_reduce(ctx, a, o, r, segs, c->type, c->op);
+    char what[160], msg[512] = "";
+    snprintf(what, sizeof what, "segmented_reduce %s %s n=%zu segs=%zu %s", c->user ? "affine" : ref_type_name(c->type),
+             c->user ? "" : ref_op_name(c->op), n, segs, layout_names[l]);
+    if (st != CLSCAN_SUCCESS)
+        fail_msg("%s: %s: %s", what, clscan_status_string(st), clscan_last_error(ctx));
+    assert_int_equal(ref_read(ctx, r, segs * elem, got), 1);
+    int ok = 1;
+    for (size_t s = 0; s < segs && ok; s++) {
+        size_t start, end;
+        bounds(off, s, n, &start, &end);
+        if (c->user) {
+            uint64_t acc = (uint64_t)1 << 32, g;
+            for (size_t k = start; k < end; k++) {
+                uint64_t x;
+                memcpy(&x, in + k * 8, 8);
+                acc = affine32(acc, x);
+            }
+            memcpy(&g, got + s * 8, 8);
+            if (g != acc)
+                ok = 0, snprintf(msg, sizeof msg, "segment %zu [%zu, %zu): %016llx, want %016llx", s, start, end,
+                                 (unsigned long long)g, (unsigned long long)acc);
+        } else if (!ref_check_reduce(in + start * elem, got + s * elem, end - start, c->type, c->op, msg, sizeof msg)) {
+            size_t used = strlen(msg);
+            snprintf(msg + used, sizeof msg - used, " (segment %zu, [%zu, %zu))", s, start, end);
+            ok = 0;
+        }
+    }
+    if (!ok)
+        print_error("%s: %s\n", what, msg);
+    unsigned char *after = malloc(n * elem + 1);
+    assert_int_equal(ref_read(ctx, a, n * elem, after), 1);
+    if (memcmp(after, in, n * elem) != 0)
+        print_error("%s: in changed\n", what), ok = 0;
+    free(after);
+    clReleaseMemObject(a), clReleaseMemObject(o), clReleaseMemObject(r);
+    return ok;
+}
+
+static void reduce_sizes(const run_case *c)
+{
+    clscan__tuning t = clscan__segreduce_tile(ctx, c->type);
+    const size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items;
+    const size_t sizes[] = {1, 2, wg + 1, tile - 1, tile, tile + 1, 3 * tile + 1, 10007,
+                            ref_quick() ? 20011 : (1u << 20) + 123, 1 + ref_next(&rng) % 200000};
+    size_t max = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        max = sizes[i] > max ? sizes[i] : max;
+    unsigned char *in = malloc(max * 8 + 8), *got = malloc((max + 8) * 8);
+    uint64_t *off = malloc((max + 8) * 8);
+    int failures = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int l = 0; l < LAYOUTS; l++)
+            failures += !reduce_one(c, sizes[i], (enum layout)l, tile, in, off, got);
+    free(in), free(got), free(off);
+    assert_int_equal(failures, 0);
+}
+
+/* Every type x operator (the quick tier: add at int32 and double, min at int8, mul at float); the
+ * registered affine maps; the forced fallback, the other item mode and the portable paths at int32. */
+static void test_segmented_reduce(void **state)
+{
+    (void)state;
+    static const clscan_type all_types[] = {CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64, CLSCAN_FLOAT,
+                                            CLSCAN_DOUBLE, CLSCAN_INT8, CLSCAN_UINT8, CLSCAN_INT16, CLSCAN_UINT16};
+    for (size_t ti = 0; ti < 10; ti++)
+        for (int o = 0; o < 4; o++) {
+            const clscan_type type = all_types[ti];
+            const clscan_op op = all_ops[o];
+            const int quick = (op == CLSCAN_ADD && (type == CLSCAN_INT32 || type == CLSCAN_DOUBLE)) ||
+                              (op == CLSCAN_MIN && type == CLSCAN_INT8) || (op == CLSCAN_MUL && type == CLSCAN_FLOAT);
+            if ((quick || !ref_quick()) && clscan__device_supports_type(&ctx->info, type)) {
+                const run_case c = {type, op, 0, CLSCAN_UINT8, 0, 0};
+                reduce_sizes(&c);
+            }
+        }
+    if (ctx->info.int64) {
+        const run_case user = {CLSCAN_UINT64, affine, 0, CLSCAN_UINT8, 0, 1};
+        reduce_sizes(&user);
+    }
+}
+
+static void test_segmented_reduce_other_paths(void **state)
+{
+    (void)state;
+    const run_case c = {CLSCAN_INT32, CLSCAN_ADD, 0, CLSCAN_UINT8, 0, 0};
+    unsigned long before = 0, after = 0;
+    assert_int_equal(clscan_tuning_fallbacks(ctx, &before), CLSCAN_SUCCESS);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
+    reduce_sizes(&c);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
+    assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
+    print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
+    assert_true(after > before);
+    const int stream = clscan__segreduce_tile(ctx, CLSCAN_INT32).stream;
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
+    if (stream)
+        test_set_tile(ctx, 64, 16);
+    reduce_sizes(&c);
+    test_set_tile(ctx, 0, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+    if (!ref_quick()) {
+        clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);
+        reduce_sizes(&c);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 0);
+    }
+}
+
+/* Offsets that decrease, or point anywhere: the call succeeds, reads and writes nothing out of bounds
+ * (Oclgrind's group checks that), and never hangs; the segments it makes sense of are right. */
+static void test_segmented_reduce_bad_offsets(void **state)
+{
+    (void)state;
+    enum { N = 5000, SEGS = 64 };
+    int32_t in[N], got[SEGS];
+    uint64_t off[SEGS + 1];
+    for (size_t i = 0; i < N; i++)
+        in[i] = 1;
+    for (size_t s = 0; s <= SEGS; s++)
+        off[s] = ref_next(&rng) % (2 * N);
+    cl_mem a = ref_buffer(ctx, sizeof in, in), o = ref_buffer(ctx, sizeof off, off), r = ref_buffer(ctx, sizeof got, NULL);
+    assert_int_equal(clscan_segmented_reduce(ctx, a, o, r, SEGS, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_SUCCESS);
+    assert_int_equal(ref_read(ctx, r, sizeof got, got), 1);
+    for (size_t s = 0; s < SEGS; s++) {   /* a sum of ones is at most n; an empty one is 0 */
+        size_t start, end;
+        bounds(off, s, N, &start, &end);
+        if (end == start)
+            assert_int_equal(got[s], 0);
+        assert_true(ref_is_poison(&got[s], sizeof got[s]) || (got[s] >= 0 && got[s] <= N));
+    }
+    clReleaseMemObject(a), clReleaseMemObject(o), clReleaseMemObject(r);
+}
+
+/* Bad arguments of the segmented reduction: a status and a message, out untouched. */
+static void test_segmented_reduce_bad_arguments(void **state)
+{
+    (void)state;
+    enum { N = 1000, SEGS = 10 };
+    int32_t in[N], got[SEGS];
+    uint64_t off[SEGS + 1];
+    for (size_t i = 0; i < N; i++)
+        in[i] = (int32_t)i;
+    for (size_t s = 0; s <= SEGS; s++)
+        off[s] = s * 100;
+    cl_mem a = ref_buffer(ctx, sizeof in, in), o = ref_buffer(ctx, sizeof off, off), r = ref_buffer(ctx, sizeof got, NULL);
+    cl_mem short_o = ref_buffer(ctx, sizeof off - 8, off), short_r = ref_buffer(ctx, sizeof got - 4, NULL);
+    assert_int_equal(clscan_segmented_reduce(NULL, a, o, r, SEGS, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_segmented_reduce(ctx, NULL, o, r, SEGS, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_segmented_reduce(ctx, a, NULL, r, SEGS, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "offsets"));
+    assert_int_equal(clscan_segmented_reduce(ctx, a, short_o, r, SEGS, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "offsets"));
+    assert_int_equal(clscan_segmented_reduce(ctx, a, o, short_r, SEGS, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_segmented_reduce(ctx, a, o, a, SEGS, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "overlap"));
+    assert_int_equal(clscan_segmented_reduce(ctx, a, o, o, SEGS / 2, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_segmented_reduce(ctx, a, o, r, SEGS, (clscan_type)42, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_segmented_reduce(ctx, a, o, r, SIZE_MAX, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(ref_read(ctx, r, sizeof got, got), 1);
+    assert_true(ref_is_poison(got, sizeof got));
+    assert_int_equal(clscan_segmented_reduce(ctx, NULL, NULL, NULL, 0, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_SUCCESS);
+    assert_int_equal(clscan_segmented_reduce(ctx, a, o, r, SEGS, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_SUCCESS);
+    assert_int_equal(ref_read(ctx, r, sizeof got, got), 1);
+    for (size_t s = 0; s < SEGS; s++)
+        assert_int_equal(got[s], (int32_t)(100 * 100 * s + 4950));
+    clReleaseMemObject(a), clReleaseMemObject(o), clReleaseMemObject(r);
+    clReleaseMemObject(short_o), clReleaseMemObject(short_r);
+}
+
 /* Bad arguments: a status and a message, out untouched, the context still working. */
 static void test_segmented_bad_arguments(void **state)
 {
@@ -404,7 +642,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_segmented_INT8), cmocka_unit_test(test_segmented_UINT8),
         cmocka_unit_test(test_segmented_INT16), cmocka_unit_test(test_segmented_UINT16),
         cmocka_unit_test(test_by_key), cmocka_unit_test(test_segmented_registered_op),
-        cmocka_unit_test(test_segmented_other_paths),
+        cmocka_unit_test(test_segmented_other_paths), cmocka_unit_test(test_segmented_reduce_bad_arguments),
+        cmocka_unit_test(test_segmented_reduce_bad_offsets), cmocka_unit_test(test_segmented_reduce),
+        cmocka_unit_test(test_segmented_reduce_other_paths),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

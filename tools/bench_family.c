@@ -1,5 +1,5 @@
-/* clscan-bench's rows for the functions of 0.2 built on the scan (segmented and by-key scans), at int32
- * values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
+/* clscan-bench's rows for the functions of 0.2 built on the scan (segmented and by-key scans, the
+ * segmented reduction over n / 256 segments of random lengths), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
  * its output poisoned before and checked after against its single-thread C loop, which is timed too.
  * Each row's rate counts its own bytes read plus written; "roof" is that rate over the copy roof the
  * caller measured in the same run. */
@@ -13,10 +13,12 @@
 typedef struct family {
     clscan_context *ctx;
     size_t n;
-    cl_mem values, heads, keys, out;
+    cl_mem values, heads, keys, out, offsets;
     int32_t *host_values, *ref, *got;
     unsigned char *host_heads;
     uint32_t *host_keys;
+    uint64_t *host_offsets;         /* segs + 1, for the segmented reduction */
+    size_t segs;
     int exclusive, by_key;
 } family;
 
@@ -41,6 +43,23 @@ static int run_cpu(const family *f)
         const uint32_t before = head ? 0u : run;
         run = before + (uint32_t)f->host_values[i];
         f->ref[i] = (int32_t)(f->exclusive ? before : run);
+    }
+    return 1;
+}
+
+static int reduce_device(const family *f)
+{
+    return clscan_segmented_reduce(f->ctx, f->values, f->offsets, f->out, f->segs, CLSCAN_INT32, CLSCAN_ADD) ==
+               CLSCAN_SUCCESS && clscan_finish(f->ctx) == CLSCAN_SUCCESS;
+}
+
+static int reduce_cpu(const family *f)
+{
+    for (size_t s = 0; s < f->segs; s++) {
+        uint32_t sum = 0;
+        for (uint64_t i = f->host_offsets[s]; i < f->host_offsets[s + 1]; i++)
+            sum += (uint32_t)f->host_values[i];
+        f->ref[s] = (int32_t)sum;
     }
     return 1;
 }
@@ -78,6 +97,15 @@ static void make_data(family *f)
         key += f->host_heads[i];
         f->host_keys[i] = key * 2654435761u;   /* a new key at every head, equal ones in between */
     }
+    /* Segments of 0 to 510 elements, 255 on average, the last one taking what is left. */
+    uint64_t pos = 0;
+    f->host_offsets[0] = 0;
+    for (size_t s = 1; s <= f->segs; s++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        pos += x % 511;
+        f->host_offsets[s] = s == f->segs || pos > f->n ? f->n : pos;
+        pos = f->host_offsets[s];
+    }
 }
 
 static cl_mem upload(cl_context cl, size_t bytes, void *host)
@@ -88,15 +116,16 @@ static cl_mem upload(cl_context cl, size_t bytes, void *host)
 int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, double launch_s, double roof,
                          clscan__bench_row_fn row, void *report)
 {
-    family f = {.ctx = ctx, .n = n};
+    family f = {.ctx = ctx, .n = n, .segs = n / 256 ? n / 256 : 1};
     cl_context cl = clscan_context_cl_context(ctx);
     f.host_values = malloc(n * 4), f.ref = malloc(n * 4), f.got = malloc(n * 4);
-    f.host_heads = malloc(n), f.host_keys = malloc(n * 4);
+    f.host_heads = malloc(n), f.host_keys = malloc(n * 4), f.host_offsets = malloc((f.segs + 1) * 8);
     int wrong = 0;
-    if (f.host_values && f.ref && f.got && f.host_heads && f.host_keys) {
+    if (f.host_values && f.ref && f.got && f.host_heads && f.host_keys && f.host_offsets) {
         make_data(&f);
         f.values = upload(cl, n * 4, f.host_values), f.heads = upload(cl, n, f.host_heads);
         f.keys = upload(cl, n * 4, f.host_keys), f.out = upload(cl, n * 4, NULL);
+        f.offsets = upload(cl, (f.segs + 1) * 8, f.host_offsets);
     }
     static const char *const names[2][2] = {{"segmented inclusive scan (heads)", "segmented exclusive scan (heads)"},
                                             {"inclusive scan_by_key (uint32)", "exclusive scan_by_key (uint32)"}};
@@ -114,10 +143,21 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
         wrong += !ok;
         row(report, n, "int32", names[f.by_key][f.exclusive], sec, bytes, roof, launch_s, ok);
     }
+    /* The segmented reduction: values and offsets read, results written. */
+    const double bytes = (double)n * 4 + (double)(f.segs + 1) * 8 + (double)f.segs * 4;
+    double cpu = median(reduce_cpu, &f, runs < 3 ? runs : 3, t);
+    row(report, n, "int32", "C segmented reduce loop, one thread", cpu, bytes, roof, launch_s, 1);
+    int ok = f.out && f.offsets && poison_out(&f);
+    double sec = ok ? median(reduce_device, &f, runs, t) : -1;
+    ok = sec > 0 && clEnqueueReadBuffer(clscan_context_queue(ctx), f.out, CL_TRUE, 0, f.segs * 4, f.got, 0, NULL, NULL) ==
+                        CL_SUCCESS && memcmp(f.got, f.ref, f.segs * 4) == 0;
+    wrong += !ok;
+    row(report, n, "int32", "segmented_reduce (n/256 segments)", sec, bytes, roof, launch_s, ok);
     if (f.values) clReleaseMemObject(f.values);
     if (f.heads) clReleaseMemObject(f.heads);
     if (f.keys) clReleaseMemObject(f.keys);
     if (f.out) clReleaseMemObject(f.out);
-    free(f.host_values), free(f.ref), free(f.got), free(f.host_heads), free(f.host_keys);
+    if (f.offsets) clReleaseMemObject(f.offsets);
+    free(f.host_values), free(f.ref), free(f.got), free(f.host_heads), free(f.host_keys), free(f.host_offsets);
     return wrong;
 }

@@ -1,6 +1,5 @@
 /* Segmented scans: a scan that starts again at every segment head, as one scan of (head, value) pairs
- * under the flag-carrying operator (a, b) -> (a.head | b.head, b.head ? b.value : a.value op b.value),
- * which is associative whenever op is. Heads come from a byte per element (heads[i] != 0), or, with
+ * (segmented.clh). Heads come from a byte per element (heads[i] != 0), or, with
  * CLSCAN_SEG_KEY_BYTES, from keys: element i starts a segment where its key's bits differ from those
  * of element i - 1. Element 0 always starts one.
  * clscan_seg_scan_single_pass reads each value and mark once and writes each output once: a tile that
@@ -8,9 +7,6 @@
  * publishes it at once, so a look-back never walks past the nearest tile with a head; the tiles it
  * walks before that hold none and fold with op alone. The values' tile comes and goes through the
  * scan's own tile functions (core/workgroup.clh; the host keeps 8- and 16-bit values unpacked here). */
-#if defined(CLSCAN_WG_PACKED)
-#error "segmented scans hold one value a register: the host builds them without CLSCAN_VEC4"
-#endif
 #if !defined(CLSCAN_SEG_KEY_BYTES)
 typedef uchar clscan_seg_mark;   /* heads */
 #elif CLSCAN_SEG_KEY_BYTES == 1
@@ -44,64 +40,9 @@ uint clscan_seg_head_at(__global const clscan_seg_mark *marks, ulong g)
 #endif
 }
 
-/* A run of elements, or a work-group's share of a tile, as one operand of the flag-carrying operator. */
-typedef struct clscan_seg_pair {
-    CLSCAN_T value;
-    uint head;
-} clscan_seg_pair;
-
-clscan_seg_pair clscan_seg_combine(clscan_seg_pair a, clscan_seg_pair b)
-{
-    clscan_seg_pair r;
-    r.head = a.head | b.head;
-    r.value = b.head ? b.value : CLSCAN_OP(a.value, b.value);
-    return r;
-}
-
-/* Hillis-Steele over the pairs, double-buffered like the plain one (core/workgroup.clh). */
-typedef struct clscan_seg_scratch {
-    CLSCAN_T value[CLSCAN_LOCAL_SEG_SCAN(CLSCAN_WG_SIZE)];
-    uint head[CLSCAN_LOCAL_SEG_SCAN(CLSCAN_WG_SIZE)];
-} clscan_seg_scratch;
-
-/* The combination of the work-items before this one (the identity without a head for the first);
- * *total: the whole group's. */
-clscan_seg_pair clscan_seg_wg_scan(clscan_seg_pair x, __local clscan_seg_scratch *s, clscan_seg_pair *total)
-{
-    const uint lid = get_local_id(0);
-    uint src = 0;
-    s->value[lid] = x.value;
-    s->head[lid] = x.head;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint offset = 1; offset < CLSCAN_WG_SIZE; offset <<= 1) {
-        clscan_seg_pair v;
-        v.value = s->value[src * CLSCAN_WG_SIZE + lid];
-        v.head = s->head[src * CLSCAN_WG_SIZE + lid];
-        if (lid >= offset) {
-            clscan_seg_pair before;
-            before.value = s->value[src * CLSCAN_WG_SIZE + lid - offset];
-            before.head = s->head[src * CLSCAN_WG_SIZE + lid - offset];
-            v = clscan_seg_combine(before, v);
-        }
-        s->value[(1 - src) * CLSCAN_WG_SIZE + lid] = v.value;
-        s->head[(1 - src) * CLSCAN_WG_SIZE + lid] = v.head;
-        src = 1 - src;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    total->value = s->value[src * CLSCAN_WG_SIZE + CLSCAN_WG_SIZE - 1];
-    total->head = s->head[src * CLSCAN_WG_SIZE + CLSCAN_WG_SIZE - 1];
-    clscan_seg_pair excl;
-    excl.value = lid > 0 ? s->value[src * CLSCAN_WG_SIZE + lid - 1] : CLSCAN_IDENTITY;
-    excl.head = lid > 0 ? s->head[src * CLSCAN_WG_SIZE + lid - 1] : 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);   /* the caller may reuse the scratch */
-    return excl;
-}
-
 /* ---- a work-item's own CLSCAN_ITEMS consecutive elements from first ----
  * Held (GPUs): values in registers (v, loaded by clscan_wg_load_tile) and a head bit each (hm).
  * Streamed (CPUs): both read from global memory, once to reduce and once to scan. */
-#define CLSCAN_SEG_WORDS (CLSCAN_STREAMED ? 1 : (CLSCAN_ITEMS + 31) / 32)
-#define CLSCAN_SEG_BIT(hm, i) ((hm)[(i) / 32] >> ((i) % 32) & 1u)
 #if defined(CLSCAN_SEG_KEY_BYTES) && !defined(CLSCAN_ITEMS_STREAM)
 #define CLSCAN_SEG_STAGED   /* keys come through local memory, coalesced */
 #endif
@@ -109,11 +50,6 @@ clscan_seg_pair clscan_seg_wg_scan(clscan_seg_pair x, __local clscan_seg_scratch
  * then its values. */
 #define CLSCAN_SEG_STAGE_BYTES \
     CLSCAN_LOCAL_SEG_STAGE(CLSCAN_STREAMED, CLSCAN_WG_SIZE, CLSCAN_ITEMS, sizeof(CLSCAN_T), sizeof(clscan_seg_mark))
-
-uint clscan_seg_len(ulong first, ulong n)
-{
-    return first >= n ? 0u : n - first < CLSCAN_ITEMS ? (uint)(n - first) : CLSCAN_ITEMS;
-}
 
 #if !defined(CLSCAN_ITEMS_STREAM)
 #if defined(CLSCAN_SEG_STAGED)
@@ -188,11 +124,9 @@ void clscan_seg_run_heads(__global const clscan_seg_mark *marks, ulong base, ulo
 clscan_seg_pair clscan_seg_run_reduce(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong first,
                                       ulong n, const clscan_wg_held v[CLSCAN_WG_HELD], const uint hm[CLSCAN_SEG_WORDS])
 {
-    clscan_seg_pair acc;
-    acc.value = CLSCAN_IDENTITY;
-    acc.head = 0;
 #if defined(CLSCAN_ITEMS_STREAM)
     (void)v, (void)hm;
+    clscan_seg_pair acc = clscan_seg_none();
     const uint len = clscan_seg_len(first, n);
     for (uint i = 0; i < len; i++) {
         const uint head = clscan_seg_head_at(marks, first + i);
@@ -200,14 +134,11 @@ clscan_seg_pair clscan_seg_run_reduce(__global const CLSCAN_T *in, __global cons
         acc.value = head ? x : CLSCAN_OP(acc.value, x);
         acc.head |= head;
     }
+    return acc;
 #else
     (void)in, (void)marks, (void)first, (void)n;
-    for (uint i = 0; i < CLSCAN_ITEMS; i++)
-        acc.value = CLSCAN_SEG_BIT(hm, i) ? v[i] : CLSCAN_OP(acc.value, v[i]);
-    for (uint w = 0; w < CLSCAN_SEG_WORDS; w++)
-        acc.head |= hm[w] != 0;
+    return clscan_seg_items_reduce(v, hm);
 #endif
-    return acc;
 }
 
 /* The run scanned from run (what precedes it in its segment), each head starting again. Held: into v,
@@ -229,11 +160,7 @@ void clscan_seg_run_scan(__global const CLSCAN_T *in, __global const clscan_seg_
     }
 #else
     (void)in, (void)marks, (void)out, (void)first, (void)n;
-    for (uint i = 0; i < CLSCAN_ITEMS; i++) {
-        const CLSCAN_T before = CLSCAN_SEG_BIT(hm, i) ? CLSCAN_IDENTITY : run;
-        run = CLSCAN_OP(before, v[i]);
-        v[i] = exclusive ? before : run;
-    }
+    clscan_seg_items_scan(v, hm, run, exclusive);
 #endif
 }
 
@@ -262,16 +189,14 @@ clscan_seg_pair clscan_seg_tile_up(__global const CLSCAN_T *in, __global const c
 /* The look-back's fallback (lookback.clh): tile j as a pair, from the values (src) and marks (aux);
  * a tile with a head gives its inclusive prefix (closed). Streams every run from global memory, as
  * CPUs do, whatever the device. */
-CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void *aux, ulong j, ulong n,
+CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void *aux, ulong j, ulong2 sizes,
                                   uint *closed, __local void *scratch)
 {
     __global const CLSCAN_T *in = (__global const CLSCAN_T *)src;
     __global const clscan_seg_mark *marks = (__global const clscan_seg_mark *)aux;
     const ulong first = j * CLSCAN_TILE + (ulong)get_local_id(0) * CLSCAN_ITEMS;
-    const uint len = clscan_seg_len(first, n);
-    clscan_seg_pair acc, total;
-    acc.value = CLSCAN_IDENTITY;
-    acc.head = 0;
+    const uint len = clscan_seg_len(first, sizes.s0);
+    clscan_seg_pair acc = clscan_seg_none(), total;
     for (uint i = 0; i < len; i++) {
         const uint head = clscan_seg_head_at(marks, first + i);
         const CLSCAN_T x = in[first + i];
@@ -313,7 +238,7 @@ void clscan_seg_scan_single_pass(__global const CLSCAN_T *in, __global const cls
         if (!total.head && lid == 0)
             clscan_sp_publish(status, t, CLSCAN_SP_FLAG_A, epoch, total.value);
         if (!clscan_first_head)
-            prefix = clscan_sp_look_back(in, marks, n, status, t, epoch, in_place, &counters[2], &clscan_sh,
+            prefix = clscan_sp_look_back(in, marks, (ulong2)(n, 0), status, t, epoch, in_place, &counters[2], &clscan_sh,
                                          &clscan_scratch);
         if (!total.head && lid == 0)
             clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(prefix, total.value));

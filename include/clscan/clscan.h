@@ -162,6 +162,14 @@ CLSCAN_API clscan_status clscan_inclusive_scan_by_key(clscan_context *ctx, cl_me
 CLSCAN_API clscan_status clscan_exclusive_scan_by_key(clscan_context *ctx, cl_mem keys, clscan_type key_type, cl_mem in,
                                                       cl_mem out, size_t n, clscan_type type, clscan_op op);
 
+/* Segmented reduction (0.2): offsets holds n_segments + 1 cl_ulong, non-decreasing, the last at most the
+ * elements in holds; out[s] is the combination of in[offsets[s] .. offsets[s+1]) (the identity when empty).
+ * The offsets stay on the device and are not read back to be checked: one past the buffer is cut to its end
+ * and a segment that ends before it starts is empty, so nothing is read or written out of bounds. out
+ * must not overlap in or offsets. Enqueued; returns at once. */
+CLSCAN_API clscan_status clscan_segmented_reduce(clscan_context *ctx, cl_mem in, cl_mem offsets, cl_mem out,
+                                                 size_t n_segments, clscan_type type, clscan_op op);
+
 /* Combines in[0..n) with op and writes one element of the type to *result, waiting for it; n == 0
  * gives the identity. *result is written only on success. */
 CLSCAN_API clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op, void *result);

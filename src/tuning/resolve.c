@@ -32,6 +32,16 @@ static size_t segscan_local_bytes(clscan__tuning t, size_t elem)
            CLSCAN_LOCAL_SEG_SCAN(wg) * sizeof(cl_uint);
 }
 
+/* Local memory the segmented reduction declares (segreduce.cl): the scan's tile, the tile's head bits
+ * and the pair scans' buffers. */
+static size_t segreduce_local_bytes(clscan__tuning t, size_t elem)
+{
+    const size_t wg = t.wg_size;
+    return CLSCAN_LOCAL_SCAN_TILE(t.stream, wg, (size_t)t.items) * elem +
+           CLSCAN_LOCAL_SR_BITS(t.stream, wg, (size_t)t.items) * sizeof(cl_uint) + CLSCAN_LOCAL_SEG_SCAN(wg) * elem +
+           CLSCAN_LOCAL_SEG_SCAN(wg) * sizeof(cl_uint);
+}
+
 /* The table's tile t under the override and the device's limits; local_bytes says what a launch of
  * that shape declares in local memory. */
 static clscan__tuning in_force(const clscan_context *ctx, size_t elem, clscan__tuning t,
@@ -89,6 +99,12 @@ clscan__tuning clscan__segscan_tile(const clscan_context *ctx, clscan_type type,
 {
     const size_t elem = clscan__type_size(ctx, type), wider = key_bytes > elem ? key_bytes : elem;
     return in_force(ctx, wider, clscan__table_scan_tile(&ctx->info, elem), segscan_local_bytes);
+}
+
+clscan__tuning clscan__segreduce_tile(const clscan_context *ctx, clscan_type type)
+{
+    const size_t elem = clscan__type_size(ctx, type);
+    return in_force(ctx, elem, clscan__table_scan_tile(&ctx->info, elem), segreduce_local_bytes);
 }
 
 clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type)

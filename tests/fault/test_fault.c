@@ -111,6 +111,7 @@ typedef struct fixture {
     cl_command_queue app_queue;
     cl_mem in, flags, out;
     cl_mem count_buf;                /* clscan_compact_async's count: poisoned until written */
+    cl_mem offsets;                  /* clscan_segmented_reduce's: segments of 100 elements */
     int32_t result;                  /* reduce's result, compact's count: SENTINEL until written */
     size_t count;
     clscan_type type_before;         /* registered before the operation (op.prepare), no fault armed */
@@ -226,7 +227,11 @@ static void setup(fixture *f, const op *o, cache_mode mode)
     f->flags = ref_buffer(f->ctx, sizeof data_flags, data_flags);
     f->out = ref_buffer(f->ctx, sizeof data_in, NULL);
     f->count_buf = ref_buffer(f->ctx, sizeof(cl_ulong), NULL);
-    assert_true(f->in && f->flags && f->out && f->count_buf);
+    cl_ulong offsets[N / 100 + 1];
+    for (size_t s = 0; s <= N / 100; s++)
+        offsets[s] = 100 * s;
+    f->offsets = ref_buffer(f->ctx, sizeof offsets, offsets);
+    assert_true(f->in && f->flags && f->out && f->count_buf && f->offsets);
     if (o->prepare)
         o->prepare(f);
     reset_buffers(f, o);
@@ -239,6 +244,7 @@ static void teardown(fixture *f)
     clReleaseMemObject(f->flags);
     clReleaseMemObject(f->out);
     clReleaseMemObject(f->count_buf);
+    clReleaseMemObject(f->offsets);
     clscan_context_release(f->ctx);
     /* Commands hold their queue in some drivers (PoCL) until they are done: counted once idle. */
     if (f->app_queue) {
@@ -306,6 +312,10 @@ static clscan_status run_by_key(fixture *f)   /* the flag bytes as uint8 keys */
 {
     return clscan_exclusive_scan_by_key(f->ctx, f->flags, CLSCAN_UINT8, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD);
 }
+static clscan_status run_segmented_reduce(fixture *f)   /* segments of 100 elements over the input */
+{
+    return clscan_segmented_reduce(f->ctx, f->in, f->offsets, f->out, N / 100, CLSCAN_INT32, CLSCAN_ADD);
+}
 static clscan_status run_sort(fixture *f) { return clscan_sort(f->ctx, f->in, N, CLSCAN_INT32); }
 static clscan_status run_sort_by_key(fixture *f)
 {
@@ -368,6 +378,23 @@ static int check_segments(fixture *f, int by_key, char *msg, size_t len)
     return 1;
 }
 static int check_segmented(fixture *f, char *msg, size_t len) { return check_segments(f, 0, msg, len); }
+/* Each segment's sum, and nothing written past the segments. */
+static int check_segmented_reduce(fixture *f, char *msg, size_t len)
+{
+    static int32_t got[N];
+    if (!read_out(f, f->out, got))
+        return snprintf(msg, len, "read failed"), 0;
+    for (size_t s = 0; s < N / 100; s++) {
+        uint32_t sum = 0;
+        for (size_t i = 100 * s; i < 100 * s + 100; i++)
+            sum += (uint32_t)data_in[i];
+        if ((uint32_t)got[s] != sum)
+            return snprintf(msg, len, "segment %zu is %#x, %#x expected", s, (unsigned)got[s], (unsigned)sum), 0;
+    }
+    if (!ref_is_poison(got + N / 100, (N - N / 100) * sizeof *got))
+        return snprintf(msg, len, "written past the segments"), 0;
+    return 1;
+}
 static int check_by_key(fixture *f, char *msg, size_t len) { return check_segments(f, 1, msg, len); }
 
 /* The kept elements in order, and nothing written past them. */
@@ -779,6 +806,8 @@ static const op op_compact3_async = {"compact, the count on the device, three la
                                      0, SHAPE_SMALL, run_compact_async, check_compact_async, NULL, NULL};
 static const op op_segmented = {"segmented inclusive scan", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_segmented,
                                 check_segmented, NULL, NULL};
+static const op op_segmented_reduce = {"segmented reduce", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_segmented_reduce,
+                                       check_segmented_reduce, NULL, NULL};
 static const op op_by_key = {"exclusive scan by key", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_by_key,
                              check_by_key, NULL, NULL};
 static const op op_sort = {"sort", CLSCAN_STRATEGY_AUTO, 0, 1, SHAPE_SMALL, run_sort, check_sort, NULL, NULL};
@@ -868,6 +897,8 @@ static void test_segmented(void **state)
     walk(&op_by_key, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_segmented, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_by_key, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_segmented_reduce, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_segmented_reduce, FAULT_HOST, NULL, CACHE_WARM);
 }
 
 static void sort_keys_ready(void);
