@@ -124,7 +124,7 @@ endforeach()
 # words, and a registered 12-byte struct as values.
 program_text(SEGSCAN segscan_text)
 set(segscan "${WORK_DIR}/segscan-program.cl")
-file(WRITE "${segscan}" "${segscan_text}")
+file(WRITE "${segscan}" "#define CLSCAN_SP_CLOSING\n${segscan_text}")
 foreach(type INT32 INT8 UINT16 INT64 DOUBLE)
   foreach(keys "-DCLSCAN_SEG_HEADS16" "-DCLSCAN_SEG_KEY_BYTES=1" "-DCLSCAN_SEG_KEY_BYTES=4" "-DCLSCAN_SEG_KEY_BYTES=8"
           "-DCLSCAN_SEG_KEY_BYTES=12")
@@ -135,13 +135,13 @@ foreach(type INT32 INT8 UINT16 INT64 DOUBLE)
   check("${segscan}" "segmented scan, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
         -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=32 -DCLSCAN_SP_VOLATILE_READS)
 endforeach()
-file(WRITE "${WORK_DIR}/segscan-user.cl" ${user_text} "${segscan_text}")
+file(WRITE "${WORK_DIR}/segscan-user.cl" "#define CLSCAN_SP_CLOSING\n" ${user_text} "${segscan_text}")
 check("${WORK_DIR}/segscan-user.cl" "segmented scan of a registered struct" -cl-std=CL1.2 -DCLSCAN_TYPE_USER -DCLSCAN_OP_USER
       -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=8)
 # The segmented reduction: held tiles, streamed items with the forced fallback, NVIDIA's shape.
 program_text(SEGREDUCE segreduce_text)
 set(segreduce "${WORK_DIR}/segreduce-program.cl")
-file(WRITE "${segreduce}" "${segreduce_text}")
+file(WRITE "${segreduce}" "#define CLSCAN_SP_CLOSING\n${segreduce_text}")
 foreach(type INT32 INT8 DOUBLE)
   check("${segreduce}" "segmented reduction" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS=32 -DCLSCAN_SP_ATOMIC64)
   check("${segreduce}" "segmented reduction, vector tiles" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS=8
@@ -150,6 +150,15 @@ foreach(type INT32 INT8 DOUBLE)
         -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_FORCE_FALLBACK)
   check("${segreduce}" "segmented reduction, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
         -DCLSCAN_ITEMS=32 -DCLSCAN_SP_VOLATILE_READS)
+endforeach()
+# argmin and argmax: every type, both orders.
+program_text(ARG arg_text)
+set(arg "${WORK_DIR}/arg-program.cl")
+file(WRITE "${arg}" "${arg_text}")
+foreach(type IN LISTS types)
+  foreach(op MIN MAX)
+    check("${arg}" "argmin/argmax" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op})
+  endforeach()
 endforeach()
 # The sort program: the layers, then sort.cl, packed ulong counters; every key kind and width, values
 # of 0, 1, 2, 4 or 8 bytes or a registered type's width, 64-bit counts, and the CPU shape (a work-group of one).
@@ -167,4 +176,4 @@ check("${sort}" "sort, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCL
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
-message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42, the segmented scan program in 56, the segmented reduction in 12, the sort program in 37")
+message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the sort program in 37")

@@ -9,10 +9,12 @@
  * checked here against the CPU; the checker's verdict is its log (empty or not).
  * Segmented scans by heads and by key, in place and out of place, and the segmented reduction, their
  * fallbacks forced.
- * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented [[!]part of case names].
+ * argmin and argmax of floats with NaNs.
+ * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented|arg [[!]part of case names].
  * $CLSCAN_TEST_SEED replays. */
 #include "prims/prims.h"
 #include "ref.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +341,36 @@ static void group_segmented(void)
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
 }
 
+/* argmin and argmax of random floats with NaNs and ties, against a loop. */
+static void arg_case(size_t n, int max, const char *what)
+{
+    if (skipped(what))
+        return;
+    float *in = malloc(n * 4);
+    for (size_t i = 0; i < n; i++)
+        in[i] = ref_next(&rng) % 9 == 0 ? NAN : (float)(ref_next(&rng) % 50);
+    size_t want = 0, index = 0;
+    for (size_t i = 1; i < n; i++)
+        if (!isnan(in[i]) && (isnan(in[want]) || (max ? in[i] > in[want] : in[i] < in[want])))
+            want = i;
+    cl_mem a = ref_buffer(ctx, n * 4, in);
+    float value = 0;
+    clscan_status st = max ? clscan_argmax(ctx, a, n, CLSCAN_FLOAT, &index, &value)
+                           : clscan_argmin(ctx, a, n, CLSCAN_FLOAT, &index, &value);
+    if (ok_status(st, what, n) && (index != want || memcmp(&value, &in[want], 4) != 0))
+        fail(what, n, "index or value differ");
+    clReleaseMemObject(a);
+    free(in);
+}
+
+static void group_arg(void)
+{
+    for (size_t i = 0; i < NSIZES; i++) {
+        arg_case(sizes[i], 0, "argmin");
+        arg_case(sizes[i], 1, "argmax");
+    }
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -505,7 +537,7 @@ int main(int argc, char **argv)
     static const struct { const char *name; void (*run)(void); } groups[] = {
         {"scan", group_scan},       {"scan8", group_scan8}, {"fallback", group_fallback}, {"reduce", group_reduce},
         {"compact", group_compact}, {"sort", group_sort},   {"sat", group_sat},           {"user", group_user},
-        {"segmented", group_segmented},
+        {"segmented", group_segmented}, {"arg", group_arg},
     };
     const char *which = argc > 1 ? argv[1] : "";
     only = argc > 2 ? argv[2] : "";
@@ -525,7 +557,7 @@ int main(int argc, char **argv)
             groups[g].run(), found = 1;
     clscan_context_release(ctx);
     if (!found)
-        fprintf(stderr, "usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented\n");
+        fprintf(stderr, "usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented|arg\n");
     printf("oclgrind_paths %s: %d failure(s)\n", which, failures);
     return !found || failures != 0;
 }

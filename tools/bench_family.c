@@ -1,5 +1,5 @@
-/* clscan-bench's rows for the functions of 0.2 built on the scan (segmented and by-key scans, the
- * segmented reduction over n / 256 segments of random lengths), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
+/* clscan-bench's rows for functions of 0.2 (segmented and by-key scans, the segmented reduction over
+ * n / 256 segments of random lengths, argmin and argmax), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
  * its output poisoned before and checked after against its single-thread C loop, which is timed too.
  * Each row's rate counts its own bytes read plus written; "roof" is that rate over the copy roof the
  * caller measured in the same run. */
@@ -20,6 +20,9 @@ typedef struct family {
     uint64_t *host_offsets;         /* segs + 1, for the segmented reduction */
     size_t segs;
     int exclusive, by_key;
+    size_t index;                   /* argmin / argmax: the device's answer, and the C loop's */
+    int32_t value;
+    size_t want;
 } family;
 
 static int run_device(const family *f)
@@ -61,6 +64,30 @@ static int reduce_cpu(const family *f)
             sum += (uint32_t)f->host_values[i];
         f->ref[s] = (int32_t)sum;
     }
+    return 1;
+}
+
+/* argmin (exclusive == 0) or argmax (exclusive == 1) of the values. */
+static int arg_device(const family *f)
+{
+    family *g = (family *)f;   /* the answer lands in the step's own fields */
+    return (f->exclusive ? clscan_argmax(f->ctx, f->values, f->n, CLSCAN_INT32, &g->index, &g->value)
+                         : clscan_argmin(f->ctx, f->values, f->n, CLSCAN_INT32, &g->index, &g->value)) == CLSCAN_SUCCESS;
+}
+
+static int arg_cpu(const family *f)
+{
+    family *g = (family *)f;
+    const int32_t *v = f->host_values;
+    size_t best = 0;
+    if (f->exclusive) {
+        for (size_t i = 1; i < f->n; i++)
+            best = v[i] > v[best] ? i : best;
+    } else {
+        for (size_t i = 1; i < f->n; i++)
+            best = v[i] < v[best] ? i : best;
+    }
+    g->want = best;
     return 1;
 }
 
@@ -153,6 +180,18 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
                         CL_SUCCESS && memcmp(f.got, f.ref, f.segs * 4) == 0;
     wrong += !ok;
     row(report, n, "int32", "segmented_reduce (n/256 segments)", sec, bytes, roof, launch_s, ok);
+    /* argmin and argmax: the values read (the result read back included in the time). */
+    static const char *const arg_names[2] = {"argmin (bytes read)", "argmax (bytes read)"};
+    for (int k = 0; k < 2; k++) {
+        f.exclusive = k;
+        cpu = median(arg_cpu, &f, runs < 3 ? runs : 3, t);
+        if (k == 0)
+            row(report, n, "int32", "C argmin loop, one thread", cpu, (double)n * 4, roof, launch_s, 1);
+        sec = f.values ? median(arg_device, &f, runs, t) : -1;
+        ok = sec > 0 && f.index == f.want && f.value == f.host_values[f.want];
+        wrong += !ok;
+        row(report, n, "int32", arg_names[k], sec, (double)n * 4, roof, launch_s, ok);
+    }
     if (f.values) clReleaseMemObject(f.values);
     if (f.heads) clReleaseMemObject(f.heads);
     if (f.keys) clReleaseMemObject(f.keys);

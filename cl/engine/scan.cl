@@ -77,12 +77,9 @@ void clscan_reduce_tiles(__global const CLSCAN_T *in, __global CLSCAN_T *tile_to
 }
 
 /* The look-back's fallback (lookback.clh): tile j reduced from the input. */
-CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void *aux, ulong j, ulong2 sizes,
-                                  uint *closed, __local void *scratch)
+CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, ulong j, ulong n, __local CLSCAN_T *scratch)
 {
-    (void)aux;
-    *closed = 0;
-    return clscan_wg_reduce_tile((__global const CLSCAN_T *)src, j * CLSCAN_TILE, sizes.s0, (__local CLSCAN_T *)scratch);
+    return clscan_wg_reduce_tile((__global const CLSCAN_T *)src, j * CLSCAN_TILE, n, scratch);
 }
 
 /* One launch: work-groups take tiles from the launch's counter (lookback.clh), publish, look back,
@@ -111,7 +108,7 @@ void clscan_scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out
         if (t > 0) {
             if (lid == 0)
                 clscan_sp_publish(status, t, CLSCAN_SP_FLAG_A, epoch, total);
-            prefix = clscan_sp_look_back(in, NULL, (ulong2)(n, 0), status, t, epoch, in_place, &counters[2], &clscan_sh, clscan_scratch);
+            prefix = clscan_sp_look_back(in, n, status, t, epoch, in_place, &counters[2], &clscan_sh, clscan_scratch);
         }
         if (lid == 0)
             clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(prefix, total));

@@ -187,14 +187,11 @@ void clscan_compact_tiles(__global const clscan_payload_t *in, __global const uc
 
 /* ---- single pass ------------------------------------------------------------------------------------ */
 /* The look-back's fallback (lookback.clh): tile j's set flags, counted from the flags. */
-CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void *aux, ulong j, ulong2 sizes,
-                                  uint *closed, __local void *scratch)
+CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, ulong j, ulong n, __local CLSCAN_T *scratch)
 {
-    (void)aux;
-    *closed = 0;
     return clscan_wg_reduce(clscan_own_flag_count((__global const uchar *)src,
-                                                  j * CLSCAN_TILE + (ulong)get_local_id(0) * CLSCAN_ITEMS, sizes.s0),
-                            (__local CLSCAN_T *)scratch);
+                                                  j * CLSCAN_TILE + (ulong)get_local_id(0) * CLSCAN_ITEMS, n),
+                            scratch);
 }
 
 /* One launch for n < 2^32: tiles are taken from the launch's counter (lookback.clh); each publishes
@@ -224,7 +221,7 @@ void clscan_compact_single_pass(__global const clscan_payload_t *in, __global co
         if (t > 0) {
             if (lid == 0)
                 clscan_sp_publish(status, t, CLSCAN_SP_FLAG_A, epoch, total);
-            prefix = clscan_sp_look_back(flags, NULL, (ulong2)(n, 0), status, t, epoch, 0, &counters[2], &clscan_sh, clscan_scratch);
+            prefix = clscan_sp_look_back(flags, n, status, t, epoch, 0, &counters[2], &clscan_sh, clscan_scratch);
         }
         if (lid == 0 && t + 1 < num_tiles)
             clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, prefix + total);

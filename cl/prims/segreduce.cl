@@ -82,11 +82,13 @@ clscan_seg_pair clscan_sr_tile_pair(__global const CLSCAN_T *in, __global const 
 /* The look-back's fallback (lookback.clh): tile j's pair from the input (src) and offsets (aux;
  * sizes: elements, segments); a tile where a segment starts gives its inclusive prefix (closed). */
 CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void *aux, ulong j, ulong2 sizes,
-                                  uint *closed, __local void *scratch)
+                                  __local void *scratch)
 {
+    __local clscan_seg_scratch *s = (__local clscan_seg_scratch *)scratch;
     const clscan_seg_pair p = clscan_sr_tile_pair((__global const CLSCAN_T *)src, (__global const ulong *)aux,
-                                                  sizes.s1, sizes.s0, j, (__local clscan_seg_scratch *)scratch);
-    *closed = p.head;
+                                                  sizes.s1, sizes.s0, j, s);
+    if (get_local_id(0) == 0)
+        s->closed = p.head;   /* read after the fallback's barrier (lookback.clh) */
     return p.value;
 }
 

@@ -190,7 +190,7 @@ clscan_seg_pair clscan_seg_tile_up(__global const CLSCAN_T *in, __global const c
  * a tile with a head gives its inclusive prefix (closed). Streams every run from global memory, as
  * CPUs do, whatever the device. */
 CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void *aux, ulong j, ulong2 sizes,
-                                  uint *closed, __local void *scratch)
+                                  __local void *scratch)
 {
     __global const CLSCAN_T *in = (__global const CLSCAN_T *)src;
     __global const clscan_seg_mark *marks = (__global const clscan_seg_mark *)aux;
@@ -203,8 +203,10 @@ CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void 
         acc.value = head ? x : CLSCAN_OP(acc.value, x);
         acc.head |= head;
     }
-    clscan_seg_wg_scan(acc, (__local clscan_seg_scratch *)scratch, &total);
-    *closed = total.head;
+    __local clscan_seg_scratch *s = (__local clscan_seg_scratch *)scratch;
+    clscan_seg_wg_scan(acc, s, &total);
+    if (get_local_id(0) == 0)
+        s->closed = total.head;   /* read after the fallback's barrier (lookback.clh) */
     return total.value;
 }
 

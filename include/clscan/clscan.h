@@ -179,6 +179,13 @@ CLSCAN_API clscan_status clscan_reduce(clscan_context *ctx, cl_mem in, size_t n,
 CLSCAN_API clscan_status clscan_reduce_async(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, clscan_op op,
                                              cl_mem result);
 
+/* The index of the first smallest (clscan_argmin) or largest (clscan_argmax) of in[0..n) into *index
+ * and, if value is not NULL, that element (0.2); waits for them. Built-in types only (a registered type
+ * is CLSCAN_UNSUPPORTED); floats: NaNs are skipped, and all NaN gives index 0. n == 0 is
+ * CLSCAN_INVALID_ARGUMENT. *index and *value are written only on success. */
+CLSCAN_API clscan_status clscan_argmin(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, size_t *index, void *value);
+CLSCAN_API clscan_status clscan_argmax(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, size_t *index, void *value);
+
 /* Stream compaction: flags holds n cl_uchar; the elements of in whose flag is non-zero are written to
  * the front of out in their original order (stable), and *count receives how many (waiting for it).
  * in and out must not overlap, nor flags and out. *count is written only on success. */

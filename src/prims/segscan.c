@@ -19,6 +19,7 @@ static clscan__config segscan_config(const clscan_context *ctx, clscan_type type
     cfg.vec4 = 0;
     if (key_bytes)
         clscan__config_define_uint(&cfg, "CLSCAN_SEG_KEY_BYTES", (unsigned)key_bytes);
+    clscan__config_define(&cfg, "CLSCAN_SP_CLOSING", NULL);   /* a tile with a head ends a look-back */
     return cfg;
 }
 

@@ -316,6 +316,10 @@ static clscan_status run_segmented_reduce(fixture *f)   /* segments of 100 eleme
 {
     return clscan_segmented_reduce(f->ctx, f->in, f->offsets, f->out, N / 100, CLSCAN_INT32, CLSCAN_ADD);
 }
+static clscan_status run_argmin(fixture *f)
+{
+    return clscan_argmin(f->ctx, f->in, N, CLSCAN_INT32, &f->count, &f->result);
+}
 static clscan_status run_sort(fixture *f) { return clscan_sort(f->ctx, f->in, N, CLSCAN_INT32); }
 static clscan_status run_sort_by_key(fixture *f)
 {
@@ -396,6 +400,18 @@ static int check_segmented_reduce(fixture *f, char *msg, size_t len)
     return 1;
 }
 static int check_by_key(fixture *f, char *msg, size_t len) { return check_segments(f, 1, msg, len); }
+
+/* The first smallest element's index and value. */
+static int check_argmin(fixture *f, char *msg, size_t len)
+{
+    size_t want = 0;
+    for (size_t i = 1; i < N; i++)
+        want = data_in[i] < data_in[want] ? i : want;
+    if (f->count != want || f->result != data_in[want])
+        return snprintf(msg, len, "index %zu value %d, %zu and %d expected", f->count, (int)f->result, want,
+                         (int)data_in[want]), 0;
+    return 1;
+}
 
 /* The kept elements in order, and nothing written past them. */
 static int check_compact(fixture *f, char *msg, size_t len)
@@ -808,6 +824,7 @@ static const op op_segmented = {"segmented inclusive scan", CLSCAN_STRATEGY_AUTO
                                 check_segmented, NULL, NULL};
 static const op op_segmented_reduce = {"segmented reduce", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_segmented_reduce,
                                        check_segmented_reduce, NULL, NULL};
+static const op op_argmin = {"argmin", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_argmin, check_argmin, NULL, NULL};
 static const op op_by_key = {"exclusive scan by key", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_by_key,
                              check_by_key, NULL, NULL};
 static const op op_sort = {"sort", CLSCAN_STRATEGY_AUTO, 0, 1, SHAPE_SMALL, run_sort, check_sort, NULL, NULL};
@@ -899,6 +916,8 @@ static void test_segmented(void **state)
     walk(&op_by_key, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_segmented_reduce, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_segmented_reduce, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_argmin, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_argmin, FAULT_HOST, NULL, CACHE_WARM);
 }
 
 static void sort_keys_ready(void);
