@@ -174,7 +174,9 @@ static void test_defines_and_keys(void **state)
             assert_int_equal(clscan__kernel_index((clscan__program_id)id, kernels[k]), k);
         assert_int_equal(clscan__kernel_index((clscan__program_id)id, "no_such_kernel"), -1);
     }
-    assert_true(clscan__source_count() >= 9 && clscan__source_count() <= CLSCAN__MAX_FILES);
+    /* Below the table's size: a full table may have dropped a file (0.2's ARG program made 17 of 16, and
+     * the summed-area program lost its last one). */
+    assert_true(clscan__source_count() >= 9 && clscan__source_count() < CLSCAN__MAX_FILES);
 
     clscan__device_info dev;
     memset(&dev, 0, sizeof dev);
