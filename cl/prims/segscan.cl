@@ -119,13 +119,11 @@ void clscan_seg_run_heads(__global const clscan_seg_mark *marks, ulong base, ulo
 #endif
 #endif
 
-/* The run as one pair: whether it holds a head, and its elements from its last head on (all of
- * them if none). */
-clscan_seg_pair clscan_seg_run_reduce(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong first,
-                                      ulong n, const clscan_wg_held v[CLSCAN_WG_HELD], const uint hm[CLSCAN_SEG_WORDS])
+/* The run read from global memory as one pair: whether it holds a head, and its elements from its
+ * last head on (all of them if none). */
+clscan_seg_pair clscan_seg_run_fold(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong first,
+                                    ulong n)
 {
-#if defined(CLSCAN_ITEMS_STREAM)
-    (void)v, (void)hm;
     clscan_seg_pair acc = clscan_seg_none();
     const uint len = clscan_seg_len(first, n);
     for (uint i = 0; i < len; i++) {
@@ -135,6 +133,15 @@ clscan_seg_pair clscan_seg_run_reduce(__global const CLSCAN_T *in, __global cons
         acc.head |= head;
     }
     return acc;
+}
+
+/* The run as one pair (streamed: clscan_seg_run_fold; held: from registers). */
+clscan_seg_pair clscan_seg_run_reduce(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong first,
+                                      ulong n, const clscan_wg_held v[CLSCAN_WG_HELD], const uint hm[CLSCAN_SEG_WORDS])
+{
+#if defined(CLSCAN_ITEMS_STREAM)
+    (void)v, (void)hm;
+    return clscan_seg_run_fold(in, marks, first, n);
 #else
     (void)in, (void)marks, (void)first, (void)n;
     return clscan_seg_items_reduce(v, hm);
@@ -195,16 +202,9 @@ CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void 
     __global const CLSCAN_T *in = (__global const CLSCAN_T *)src;
     __global const clscan_seg_mark *marks = (__global const clscan_seg_mark *)aux;
     const ulong first = j * CLSCAN_TILE + (ulong)get_local_id(0) * CLSCAN_ITEMS;
-    const uint len = clscan_seg_len(first, sizes.s0);
-    clscan_seg_pair acc = clscan_seg_none(), total;
-    for (uint i = 0; i < len; i++) {
-        const uint head = clscan_seg_head_at(marks, first + i);
-        const CLSCAN_T x = in[first + i];
-        acc.value = head ? x : CLSCAN_OP(acc.value, x);
-        acc.head |= head;
-    }
     __local clscan_seg_scratch *s = (__local clscan_seg_scratch *)scratch;
-    clscan_seg_wg_scan(acc, s, &total);
+    clscan_seg_pair total;
+    clscan_seg_wg_scan(clscan_seg_run_fold(in, marks, first, sizes.s0), s, &total);
     if (get_local_id(0) == 0)
         s->closed = total.head;   /* read after the fallback's barrier (lookback.clh) */
     return total.value;
