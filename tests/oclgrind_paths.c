@@ -7,8 +7,8 @@
  * that is not commutative under each strategy and in a reduction. Sizes 1, a work-group + 1 and
  * 3 tiles + 5, with small tiles (64 x 4) so the simulator finishes quickly. Every result is also
  * checked here against the CPU; the checker's verdict is its log (empty or not).
- * Segmented scans by heads and by key, in place and out of place, and the segmented reduction, their
- * fallbacks forced.
+ * Segmented scans by heads and by key, in place and out of place, the segmented reduction and the runs
+ * (reduce by key, lengths, unique), their fallbacks forced; the partition with the compaction.
  * argmin and argmax of floats with NaNs.
  * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented|arg [[!]part of case names].
  * $CLSCAN_TEST_SEED replays. */
@@ -227,7 +227,41 @@ static void compact_case(size_t n, int async, const char *what)
     free(flags);
 }
 
-/* Single-pass (AUTO), its fallback forced, and the three-launch path (block-sum). */
+/* A stable partition of int32 (every third element flagged), the count on the device when async. */
+static void partition_case(size_t n, int async, const char *what)
+{
+    if (skipped(what))
+        return;
+    int32_t *in = malloc(n * 4), *got = malloc(n * 4);
+    unsigned char *flags = malloc(n);
+    size_t want = 0, count = 0;
+    for (size_t i = 0; i < n; i++) {
+        in[i] = (int32_t)ref_next(&rng);
+        flags[i] = (unsigned char)(ref_next(&rng) % 3 == 0);
+        want += flags[i];
+    }
+    cl_mem a = ref_buffer(ctx, n * 4, in), f = ref_buffer(ctx, n, flags), out = poisoned(n * 4);
+    cl_mem count_buf = async ? poisoned(sizeof(cl_ulong)) : NULL;
+    clscan_status st = async ? clscan_partition_async(ctx, a, f, out, n, CLSCAN_INT32, count_buf)
+                             : clscan_partition(ctx, a, f, out, n, CLSCAN_INT32, &count);
+    cl_ulong on_device = 0;
+    if (async && st == CLSCAN_SUCCESS && ref_read(ctx, count_buf, sizeof on_device, &on_device))
+        count = (size_t)on_device;
+    if (ok_status(st, what, n) && ref_read(ctx, out, n * 4, got)) {
+        size_t front = 0, back = want;
+        int bad = count != want;
+        for (size_t i = 0; i < n; i++)
+            bad |= got[flags[i] ? front++ : back++] != in[i];
+        if (bad)
+            fail(what, n, "partition differs");
+    }
+    if (count_buf)
+        clReleaseMemObject(count_buf);
+    clReleaseMemObject(a), clReleaseMemObject(f), clReleaseMemObject(out);
+    free(in), free(got), free(flags);
+}
+
+/* Single-pass (AUTO), its fallback forced, and the three-launch path (block-sum); the partition. */
 static void group_compact(void)
 {
     for (size_t i = 0; i < NSIZES; i++) {
@@ -244,6 +278,8 @@ static void group_compact(void)
         compact_case(sizes[i], 1, "compact three launches, the count on the device");
     }
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
+    for (size_t i = 0; i < NSIZES; i++)
+        partition_case(sizes[i], (int)(i & 1), "partition");
 }
 
 /* A segmented scan of random int32 by heads (about one element in five) or by uint32 keys (runs of
@@ -323,8 +359,59 @@ static void segmented_reduce_case(size_t n, const char *what)
     free(in), free(got), free(off);
 }
 
-/* By heads and by key, inclusive and exclusive in turn, in place and not; the segmented reduction;
- * then all with every look-back's fallback forced. */
+/* Runs of uint32 keys (a new key with chance 1/3): reduce_by_key of int32 (fn 0), run-length encoding
+ * (1) or unique (2), the run count on the device every other size; against a loop. */
+static void runs_case(size_t n, int fn, int async, const char *what)
+{
+    if (skipped(what))
+        return;
+    int32_t *in = malloc(n * 4), *got = malloc(n * 4), *kgot = malloc(n * 4);
+    uint32_t *keys = malloc(n * 4);
+    uint64_t *lengths = malloc(n * 8);
+    for (size_t i = 0; i < n; i++) {
+        in[i] = (int32_t)ref_next(&rng);
+        keys[i] = i == 0 ? 5u : keys[i - 1] + (ref_next(&rng) % 3 == 0);
+    }
+    cl_mem k = ref_buffer(ctx, n * 4, keys), v = ref_buffer(ctx, n * 4, in), ko = poisoned(n * 4);
+    cl_mem vo = fn == 1 ? poisoned(n * 8) : poisoned(n * 4), cb = async ? poisoned(8) : NULL;
+    size_t runs = 0;
+    cl_ulong on_device = 0;
+    clscan_status st;
+    if (fn == 0)
+        st = async ? clscan_reduce_by_key_async(ctx, k, v, ko, vo, n, CLSCAN_UINT32, CLSCAN_INT32, CLSCAN_ADD, cb)
+                   : clscan_reduce_by_key(ctx, k, v, ko, vo, n, CLSCAN_UINT32, CLSCAN_INT32, CLSCAN_ADD, &runs);
+    else if (fn == 1)
+        st = async ? clscan_run_length_encode_async(ctx, k, ko, vo, n, CLSCAN_UINT32, cb)
+                   : clscan_run_length_encode(ctx, k, ko, vo, n, CLSCAN_UINT32, &runs);
+    else
+        st = async ? clscan_unique_async(ctx, k, ko, n, CLSCAN_UINT32, cb) : clscan_unique(ctx, k, ko, n, CLSCAN_UINT32, &runs);
+    if (async && st == CLSCAN_SUCCESS && ref_read(ctx, cb, sizeof on_device, &on_device))
+        runs = (size_t)on_device;
+    if (ok_status(st, what, n) && ref_read(ctx, ko, n * 4, kgot) &&
+        (fn == 2 || ref_read(ctx, vo, fn == 1 ? n * 8 : n * 4, fn == 1 ? (void *)lengths : (void *)got))) {
+        size_t r = 0, start = 0;
+        int bad = 0;
+        for (size_t i = 1; i <= n; i++) {
+            if (i < n && keys[i] == keys[i - 1])
+                continue;
+            uint32_t sum = 0;
+            for (size_t j = start; j < i; j++)
+                sum += (uint32_t)in[j];
+            bad |= r >= runs || (uint32_t)kgot[r] != keys[start] || (fn == 0 && (uint32_t)got[r] != sum) ||
+                   (fn == 1 && lengths[r] != i - start);
+            r++, start = i;
+        }
+        if (bad || r != runs)
+            fail(what, n, "runs differ");
+    }
+    clReleaseMemObject(k), clReleaseMemObject(v), clReleaseMemObject(ko), clReleaseMemObject(vo);
+    if (cb)
+        clReleaseMemObject(cb);
+    free(in), free(got), free(kgot), free(keys), free(lengths);
+}
+
+/* By heads and by key, inclusive and exclusive in turn, in place and not; the segmented reduction; the
+ * runs; then all with every look-back's fallback forced. */
 static void group_segmented(void)
 {
     for (int fallback = 0; fallback < 2; fallback++) {
@@ -337,6 +424,9 @@ static void group_segmented(void)
             }
         for (size_t i = 0; i < NSIZES; i++)
             segmented_reduce_case(sizes[i], fallback ? "segmented reduce forced fallback" : "segmented reduce");
+        for (size_t i = 0; i < NSIZES; i++)
+            for (int fn = 0; fn < 3; fn++)
+                runs_case(sizes[i], fn, (int)(i & 1), fallback ? "runs forced fallback" : "runs");
     }
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
 }

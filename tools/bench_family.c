@@ -1,5 +1,6 @@
 /* clscan-bench's rows for functions of 0.2 (segmented and by-key scans, the segmented reduction over
- * n / 256 segments of random lengths, argmin and argmax), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
+ * n / 256 segments of random lengths, argmin and argmax, reduce_by_key, run-length encoding, unique and
+ * the partition, runs and flags one in 8 on average), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
  * its output poisoned before and checked after against its single-thread C loop, which is timed too.
  * Each row's rate counts its own bytes read plus written; "roof" is that rate over the copy roof the
  * caller measured in the same run. */
@@ -13,7 +14,7 @@
 typedef struct family {
     clscan_context *ctx;
     size_t n;
-    cl_mem values, heads, keys, out, offsets;
+    cl_mem values, heads, keys, out, offsets, out2;   /* out2: n cl_ulong (keys out, lengths) */
     int32_t *host_values, *ref, *got;
     unsigned char *host_heads;
     uint32_t *host_keys;
@@ -23,6 +24,10 @@ typedef struct family {
     size_t index;                   /* argmin / argmax: the device's answer, and the C loop's */
     int32_t value;
     size_t want;
+    int runs_fn;                    /* 0 reduce_by_key, 1 run-length encoding, 2 unique, 3 partition */
+    size_t runs;                    /* their count: the device's (the C loop's in want) */
+    uint32_t *ref_keys;             /* the C loop's keys out; lengths in ref_lengths */
+    uint64_t *ref_lengths;
 } family;
 
 static int run_device(const family *f)
@@ -91,6 +96,74 @@ static int arg_cpu(const family *f)
     return 1;
 }
 
+/* reduce_by_key, run-length encoding or unique of the keys, or the partition of the values by the heads. */
+static int runs_device(const family *f)
+{
+    family *g = (family *)f;   /* the count lands in the step's own field */
+    clscan_status st;
+    switch (f->runs_fn) {
+    case 0:
+        st = clscan_reduce_by_key(f->ctx, f->keys, f->values, f->out2, f->out, f->n, CLSCAN_UINT32, CLSCAN_INT32,
+                                  CLSCAN_ADD, &g->runs);
+        break;
+    case 1: st = clscan_run_length_encode(f->ctx, f->keys, f->out, f->out2, f->n, CLSCAN_UINT32, &g->runs); break;
+    case 2: st = clscan_unique(f->ctx, f->keys, f->out, f->n, CLSCAN_UINT32, &g->runs); break;
+    default: st = clscan_partition(f->ctx, f->values, f->heads, f->out, f->n, CLSCAN_INT32, &g->runs); break;
+    }
+    return st == CLSCAN_SUCCESS;
+}
+
+/* The C loops of the same: keys into ref_keys, sums into ref, lengths into ref_lengths; partition into ref. */
+static int runs_cpu(const family *f)
+{
+    family *g = (family *)f;
+    size_t r = 0;
+    if (f->runs_fn == 3) {
+        size_t front = 0, back = 0;
+        for (size_t i = 0; i < f->n; i++)
+            back += f->host_heads[i] != 0;
+        g->want = back;
+        for (size_t i = 0; i < f->n; i++)
+            f->ref[f->host_heads[i] ? front++ : back++] = f->host_values[i];
+        return 1;
+    }
+    uint32_t sum = 0;
+    for (size_t i = 0, start = 0; i < f->n; i++) {
+        if (i > 0 && f->host_keys[i] != f->host_keys[i - 1]) {
+            f->ref_keys[r] = f->host_keys[start], f->ref[r] = (int32_t)sum, f->ref_lengths[r] = i - start;
+            r++, start = i, sum = 0;
+        }
+        sum += (uint32_t)f->host_values[i];
+        if (i + 1 == f->n)
+            f->ref_keys[r] = f->host_keys[start], f->ref[r] = (int32_t)sum, f->ref_lengths[r] = f->n - start, r++;
+    }
+    g->want = r;
+    return 1;
+}
+
+/* The device's outputs of runs_fn against the C loop's. */
+static int runs_right(const family *f, cl_command_queue q)
+{
+    const size_t r = f->runs;
+    if (r != f->want)
+        return 0;
+    if (f->runs_fn == 3)
+        return clEnqueueReadBuffer(q, f->out, CL_TRUE, 0, f->n * 4, f->got, 0, NULL, NULL) == CL_SUCCESS &&
+               memcmp(f->got, f->ref, f->n * 4) == 0;
+    cl_mem keys_out = f->runs_fn == 0 ? f->out2 : f->out;
+    uint64_t *other = malloc(r * 8 + 8);
+    int ok = other && clEnqueueReadBuffer(q, keys_out, CL_TRUE, 0, r * 4, f->got, 0, NULL, NULL) == CL_SUCCESS &&
+             memcmp(f->got, f->ref_keys, r * 4) == 0;
+    if (ok && f->runs_fn == 0)
+        ok = clEnqueueReadBuffer(q, f->out, CL_TRUE, 0, r * 4, other, 0, NULL, NULL) == CL_SUCCESS &&
+             memcmp(other, f->ref, r * 4) == 0;
+    if (ok && f->runs_fn == 1)
+        ok = clEnqueueReadBuffer(q, f->out2, CL_TRUE, 0, r * 8, other, 0, NULL, NULL) == CL_SUCCESS &&
+             memcmp(other, f->ref_lengths, r * 8) == 0;
+    free(other);
+    return ok;
+}
+
 static double median(int (*fn)(const family *), const family *f, int runs, double *t)
 {
     for (int r = -2; r < runs; r++) {
@@ -110,7 +183,9 @@ static int poison_out(const family *f)
 {
     const cl_uint p = 0xA5A5A5A5u;
     cl_command_queue q = clscan_context_queue(f->ctx);
-    return clEnqueueFillBuffer(q, f->out, &p, sizeof p, 0, f->n * 4, 0, NULL, NULL) == CL_SUCCESS && clFinish(q) == CL_SUCCESS;
+    return clEnqueueFillBuffer(q, f->out, &p, sizeof p, 0, f->n * 4, 0, NULL, NULL) == CL_SUCCESS &&
+           (!f->out2 || clEnqueueFillBuffer(q, f->out2, &p, sizeof p, 0, f->n * 8, 0, NULL, NULL) == CL_SUCCESS) &&
+           clFinish(q) == CL_SUCCESS;
 }
 
 static void make_data(family *f)
@@ -147,12 +222,14 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
     cl_context cl = clscan_context_cl_context(ctx);
     f.host_values = malloc(n * 4), f.ref = malloc(n * 4), f.got = malloc(n * 4);
     f.host_heads = malloc(n), f.host_keys = malloc(n * 4), f.host_offsets = malloc((f.segs + 1) * 8);
+    f.ref_keys = malloc(n * 4), f.ref_lengths = malloc(n * 8);
     int wrong = 0;
-    if (f.host_values && f.ref && f.got && f.host_heads && f.host_keys && f.host_offsets) {
+    if (f.host_values && f.ref && f.got && f.host_heads && f.host_keys && f.host_offsets && f.ref_keys && f.ref_lengths) {
         make_data(&f);
         f.values = upload(cl, n * 4, f.host_values), f.heads = upload(cl, n, f.host_heads);
         f.keys = upload(cl, n * 4, f.host_keys), f.out = upload(cl, n * 4, NULL);
         f.offsets = upload(cl, (f.segs + 1) * 8, f.host_offsets);
+        f.out2 = upload(cl, n * 8, NULL);
     }
     static const char *const names[2][2] = {{"segmented inclusive scan (heads)", "segmented exclusive scan (heads)"},
                                             {"inclusive scan_by_key (uint32)", "exclusive scan_by_key (uint32)"}};
@@ -192,11 +269,32 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
         wrong += !ok;
         row(report, n, "int32", arg_names[k], sec, (double)n * 4, roof, launch_s, ok);
     }
+    /* Runs of the keys and the partition by the heads: what each reads and writes (keys 4 bytes, values
+     * 4, lengths 8, flags 1). The count read back is in the time. */
+    static const char *const runs_names[4] = {"reduce_by_key (uint32 keys)", "run_length_encode (uint32)",
+                                              "unique (uint32)", "partition (1 in 8 flagged)"};
+    static const char *const runs_loops[4] = {"C reduce_by_key loop, one thread", NULL, NULL,
+                                              "C partition loop, one thread"};
+    for (int k = 0; k < 4; k++) {
+        f.runs_fn = k;
+        cpu = median(runs_cpu, &f, runs < 3 ? runs : 3, t);
+        const double r = (double)f.want, in_bytes = k == 3 ? (double)n * 5 : (double)n * (k == 0 ? 8 : 4);
+        const double out_bytes = k == 3 ? (double)n * 4 : r * (k == 0 ? 8 : k == 1 ? 12 : 4);
+        if (runs_loops[k])
+            row(report, n, "int32", runs_loops[k], cpu, in_bytes + out_bytes, roof, launch_s, 1);
+        ok = f.out && f.out2 && poison_out(&f);
+        sec = ok ? median(runs_device, &f, runs, t) : -1;
+        ok = sec > 0 && runs_right(&f, clscan_context_queue(ctx));
+        wrong += !ok;
+        row(report, n, "int32", runs_names[k], sec, in_bytes + out_bytes, roof, launch_s, ok);
+    }
+    if (f.out2) clReleaseMemObject(f.out2);
     if (f.values) clReleaseMemObject(f.values);
     if (f.heads) clReleaseMemObject(f.heads);
     if (f.keys) clReleaseMemObject(f.keys);
     if (f.out) clReleaseMemObject(f.out);
     if (f.offsets) clReleaseMemObject(f.offsets);
     free(f.host_values), free(f.ref), free(f.got), free(f.host_heads), free(f.host_keys), free(f.host_offsets);
+    free(f.ref_keys), free(f.ref_lengths);
     return wrong;
 }

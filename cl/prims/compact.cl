@@ -1,11 +1,13 @@
-/* Stream compaction (a program of its own: CLSCAN_T is the uint count type with ADD, the elements
+/* Stream compaction and stable partition (a program of its own: CLSCAN_T is the uint count type with ADD, the elements
  * are moved as CLSCAN_PAYLOAD_BYTES-wide bit patterns of any width, never computed with). A work-item owns CLSCAN_ITEMS
  * consecutive elements, so a group scan of the work-items' counts gives every kept element its rank
  * in its tile; a tile's kept elements then go out, in order, from the end of the tiles before it.
  * clscan_compact_single_pass (fewer than 2^32 elements) learns that place by decoupled look-back over the
  * tiles' counts (lookback.clh): flags and elements are read once, the kept ones written once.
  * Otherwise three launches: clscan_count_tiles counts each tile's set flags, the host scans those counts
- * (inclusive, 64-bit), and clscan_compact_tiles writes each tile's kept elements. */
+ * (inclusive, 64-bit), and clscan_compact_tiles writes each tile's kept elements. A partition
+ * (clscan_partition) always takes those three: the kept count is known before the first element moves,
+ * and every other element goes to out[kept + the others before it]. */
 #if defined(CLSCAN_PAYLOAD_BYTES) && CLSCAN_PAYLOAD_BYTES == 1
 typedef uchar clscan_payload_t;
 #elif defined(CLSCAN_PAYLOAD_BYTES) && CLSCAN_PAYLOAD_BYTES == 2
@@ -120,12 +122,16 @@ CLSCAN_T clscan_compact_rank(__global const clscan_payload_t *in, __global const
 #endif
 }
 
-/* Writes the tile's kept elements in order from out[start]. Work-items read ranks until they return:
- * the next write to it must follow a barrier (the next tile's group scan has them). */
+#define CLSCAN_COMPACT_NO_REST ULONG_MAX   /* a compaction: only the kept elements are written */
+
+/* Writes the tile's kept elements in order from out[start]; in a partition also the others, in order,
+ * from out[rest + the others before them] (rest: how many all tiles keep; CLSCAN_COMPACT_NO_REST
+ * otherwise). Work-items read ranks until they return: the next write to it must follow a barrier (the
+ * next tile's group scan has them). */
 void clscan_compact_write(__global const clscan_payload_t *in, __global const uchar *flags,
                           __global clscan_payload_t *out, ulong base, ulong n,
                           clscan_payload_t held[CLSCAN_ITEMS_HELD], uint mask[CLSCAN_HELD_WORDS], CLSCAN_T rank,
-                          ulong start, __local uint *ranks)
+                          ulong start, ulong rest, __local uint *ranks)
 {
     const uint lid = get_local_id(0);
 #if defined(CLSCAN_ITEMS_STREAM)
@@ -136,6 +142,15 @@ void clscan_compact_write(__global const clscan_payload_t *in, __global const uc
     const ulong first = base + (ulong)lid * CLSCAN_ITEMS;
     ulong pos = start + rank, end = pos + mask[0];
     uint len = first >= n ? 0u : n - first < CLSCAN_ITEMS ? (uint)(n - first) : CLSCAN_ITEMS;
+    if (rest != CLSCAN_COMPACT_NO_REST) {   /* the others before this run: all before it less the kept ones */
+        ulong other = rest + first - pos;
+        for (uint i = 0; i < len; i++) {
+            const int kept = flags[first + i] != 0;
+            out[kept ? pos : other] = in[first + i];
+            pos += kept, other += !kept;
+        }
+        return;
+    }
     for (uint i = 0; i < len && pos < end; i++) {
         out[pos] = in[first + i];
         pos += flags[first + i] != 0;
@@ -155,23 +170,27 @@ void clscan_compact_write(__global const clscan_payload_t *in, __global const uc
         const uint p = i * CLSCAN_WG_SIZE + lid, run = p / CLSCAN_ITEMS, bit = p % CLSCAN_ITEMS;
         __local const uint *words = ranks + run * CLSCAN_FLAG_WORDS;
         const uint word = words[bit / 32], below = word & ((1u << (bit % 32)) - 1u);
-        if (word >> (bit % 32) & 1u) {
+        const int kept = word >> (bit % 32) & 1u;
+        if (kept || rest != CLSCAN_COMPACT_NO_REST) {
             uint place = ranks[CLSCAN_WG_SIZE * CLSCAN_FLAG_WORDS + run] + popcount(below);
             for (uint w = 0; w < bit / 32; w++)
                 place += popcount(words[w]);
-            out[start + place] = held[i];
+            /* not kept: the others before it are the tile's elements before it less the kept ones */
+            if (kept || base + p < n)
+                out[kept ? start + place : rest + base - start + p - place] = held[i];
         }
     }
 #endif
 }
 
 /* incl[t] is the number of kept elements in tiles 0..t. count_out (may be NULL: the host reads incl)
- * receives the whole count (clscan_compact_async). */
+ * receives the whole count (the _async forms). partition: the others follow the kept ones. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_compact_tiles(__global const clscan_payload_t *in, __global const uchar *flags,
                           __global clscan_payload_t *out, __global const ulong *incl, ulong n, ulong num_tiles,
-                          __global ulong *count_out)
+                          __global ulong *count_out, uint partition)
 {
+    const ulong rest = partition ? incl[num_tiles - 1] : CLSCAN_COMPACT_NO_REST;
     if (count_out && get_group_id(0) == 0 && get_local_id(0) == 0)
         count_out[0] = incl[num_tiles - 1];
     __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];
@@ -180,7 +199,7 @@ void clscan_compact_tiles(__global const clscan_payload_t *in, __global const uc
         clscan_payload_t held[CLSCAN_ITEMS_HELD];
         uint mask[CLSCAN_HELD_WORDS];
         CLSCAN_T total, rank = clscan_compact_rank(in, flags, t * CLSCAN_TILE, n, held, mask, clscan_scratch, &total);
-        clscan_compact_write(in, flags, out, t * CLSCAN_TILE, n, held, mask, rank, t > 0 ? incl[t - 1] : 0,
+        clscan_compact_write(in, flags, out, t * CLSCAN_TILE, n, held, mask, rank, t > 0 ? incl[t - 1] : 0, rest,
                              clscan_ranks);
     }
 }
@@ -230,6 +249,7 @@ void clscan_compact_single_pass(__global const clscan_payload_t *in, __global co
             if (count_out)
                 count_out[0] = prefix + total;
         }
-        clscan_compact_write(in, flags, out, t * CLSCAN_TILE, n, held, mask, rank, prefix, clscan_ranks);
+        clscan_compact_write(in, flags, out, t * CLSCAN_TILE, n, held, mask, rank, prefix, CLSCAN_COMPACT_NO_REST,
+                             clscan_ranks);
     }
 }

@@ -119,7 +119,14 @@ void clscan_seg_run_heads(__global const clscan_seg_mark *marks, ulong base, ulo
 #endif
 #endif
 
-/* The run read from global memory as one pair: whether it holds a head, and its elements from its
+/* Values in == NULL stand for ones (run lengths, runs.cl): what one element counts. */
+#if defined(CLSCAN_TYPE_USER)
+#define CLSCAN_SEG_ONE CLSCAN_IDENTITY   /* never asked for: the host counts in a built-in type */
+#else
+#define CLSCAN_SEG_ONE ((CLSCAN_T)1)
+#endif
+
+/* The run read from global memory as one pair: how many heads it holds, and its elements from its
  * last head on (all of them if none). */
 clscan_seg_pair clscan_seg_run_fold(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong first,
                                     ulong n)
@@ -128,12 +135,21 @@ clscan_seg_pair clscan_seg_run_fold(__global const CLSCAN_T *in, __global const 
     const uint len = clscan_seg_len(first, n);
     for (uint i = 0; i < len; i++) {
         const uint head = clscan_seg_head_at(marks, first + i);
-        const CLSCAN_T x = in[first + i];
+        const CLSCAN_T x = in ? in[first + i] : CLSCAN_SEG_ONE;
         acc.value = head ? x : CLSCAN_OP(acc.value, x);
-        acc.head |= head;
+        acc.head += head;
     }
     return acc;
 }
+
+#if !defined(CLSCAN_ITEMS_STREAM)
+/* A held run of ones (in == NULL), the identity past n. */
+void clscan_seg_ones(ulong first, ulong n, clscan_wg_held v[CLSCAN_WG_HELD])
+{
+    for (uint i = 0; i < CLSCAN_ITEMS_HELD; i++)
+        v[i] = first + i < n ? CLSCAN_SEG_ONE : CLSCAN_IDENTITY;
+}
+#endif
 
 /* The run as one pair (streamed: clscan_seg_run_fold; held: from registers). */
 clscan_seg_pair clscan_seg_run_reduce(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong first,
@@ -172,7 +188,7 @@ void clscan_seg_run_scan(__global const CLSCAN_T *in, __global const clscan_seg_
 }
 
 /* The work-item's run of tile t read (held: the group loads the values' tile, after the keys where they
- * pass through stage) and reduced; ends past the group scan's barriers. Returns the pairs before this
+ * pass through stage; in == NULL: ones) and reduced; ends past the group scan's barriers. Returns the pairs before this
  * work-item's in the tile; *first_head (local): whether the tile's first element starts a segment. */
 clscan_seg_pair clscan_seg_tile_up(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong base,
                                    ulong n, clscan_wg_held v[CLSCAN_WG_HELD], uint hm[CLSCAN_SEG_WORDS],
@@ -186,7 +202,10 @@ clscan_seg_pair clscan_seg_tile_up(__global const CLSCAN_T *in, __global const c
         *first_head = clscan_seg_head_at(marks, base);
 #else
     clscan_seg_run_heads(marks, base, n, hm, (__local clscan_seg_mark *)stage);
-    clscan_wg_load_tile(in, base, n, v, (__local CLSCAN_T *)stage);
+    if (in)
+        clscan_wg_load_tile(in, base, n, v, (__local CLSCAN_T *)stage);
+    else
+        clscan_seg_ones(first, n, v);
     if (get_local_id(0) == 0)
         *first_head = hm[0] & 1u;
 #endif

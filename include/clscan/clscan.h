@@ -195,6 +195,37 @@ CLSCAN_API clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem f
 CLSCAN_API clscan_status clscan_compact_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                               clscan_type type, cl_mem count);
 
+/* Stable partition (0.2): the flagged elements of in (flags[i] != 0) first, in order, then the others,
+ * in order, into out (n elements); *count receives how many were flagged (waiting for it). Buffers as
+ * for clscan_compact. */
+CLSCAN_API clscan_status clscan_partition(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                          clscan_type type, size_t *count);
+CLSCAN_API clscan_status clscan_partition_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                                clscan_type type, cl_mem count);
+
+/* Runs of equal consecutive elements, compared by their bits (0.2; any type, registered ones too). The
+ * outputs hold n elements (as many runs as there can be) and overlap no other buffer; the run count
+ * comes back to the host (waiting for it; written only on success) or, in the _async forms, as a
+ * cl_ulong in element 0 of a buffer on the device (n == 0 writes 0). */
+/* keys_out[r]: run r's key; values_out[r]: its values combined with op (value_type and op as for the
+ * scans, registered ones too). */
+CLSCAN_API clscan_status clscan_reduce_by_key(clscan_context *ctx, cl_mem keys, cl_mem values, cl_mem keys_out,
+                                              cl_mem values_out, size_t n, clscan_type key_type,
+                                              clscan_type value_type, clscan_op op, size_t *runs);
+CLSCAN_API clscan_status clscan_reduce_by_key_async(clscan_context *ctx, cl_mem keys, cl_mem values, cl_mem keys_out,
+                                                    cl_mem values_out, size_t n, clscan_type key_type,
+                                                    clscan_type value_type, clscan_op op, cl_mem runs);
+/* out: the first element of every run. */
+CLSCAN_API clscan_status clscan_unique(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                       size_t *count);
+CLSCAN_API clscan_status clscan_unique_async(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                             cl_mem count);
+/* unique_out[r]: run r's element; lengths_out[r]: its length (n cl_ulong). */
+CLSCAN_API clscan_status clscan_run_length_encode(clscan_context *ctx, cl_mem in, cl_mem unique_out, cl_mem lengths_out,
+                                                  size_t n, clscan_type type, size_t *runs);
+CLSCAN_API clscan_status clscan_run_length_encode_async(clscan_context *ctx, cl_mem in, cl_mem unique_out,
+                                                        cl_mem lengths_out, size_t n, clscan_type type, cl_mem runs);
+
 /* Ascending radix sort of n keys in place, stable. Floats order as -inf < negatives < -0.0 < +0.0 <
  * positives < +inf < NaN (NaNs last, among themselves by their bits as unsigned integers). Enqueued;
  * returns at once. Two more buffers of n keys stay in the context's scratch for later sorts (the

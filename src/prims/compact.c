@@ -1,10 +1,12 @@
-/* clscan_compact. Under the single-pass strategy (the default) and below 2^32 elements, one launch of
- * clscan_compact_single_pass: each tile ranks its kept elements, publishes its count and learns where they
- * go by look-back over the counts of the tiles before it; flags and elements are read once, the kept
- * ones written once, and the count comes back in the single-pass counters. Under block-sum or
- * reduce-then-scan (clscan_set_algorithm), or from 2^32 elements: clscan_count_tiles, an inclusive 64-bit
- * scan of the counts by the scan dispatch, clscan_compact_tiles (the flags read twice). One program moves
- * elements as bit patterns of their width for all types, registered ones too. */
+/* clscan_compact and clscan_partition. Under the single-pass strategy (the default) and below 2^32
+ * elements, a compaction is one launch of clscan_compact_single_pass: each tile ranks its kept elements,
+ * publishes its count and learns where they go by look-back over the counts of the tiles before it;
+ * flags and elements are read once, the kept ones written once, and the count comes back in the
+ * single-pass counters. Under block-sum or reduce-then-scan (clscan_set_algorithm), or from 2^32
+ * elements, and for every partition: clscan_count_tiles, an inclusive 64-bit scan of the counts by the
+ * scan dispatch, clscan_compact_tiles (the flags read twice). A partition needs the whole count before
+ * its first unflagged element can move; one pass that learnt it at the end would have to move them
+ * again. One program moves elements as bit patterns of their width for all types, registered ones too. */
 #include "prims.h"
 
 /* The compaction's tiling for the element type (its local memory checked by the context), counting
@@ -57,7 +59,8 @@ static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program
 }
 
 static clscan_status compact_three_launches(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem flags,
-                                            cl_mem out, size_t n, size_t tiles, cl_mem count_out, size_t *kept)
+                                            cl_mem out, size_t n, size_t tiles, cl_mem count_out, size_t *kept,
+                                            cl_uint partition)
 {
     cl_mem counts = NULL;
     clscan_status st = clscan__scratch(ctx, "compaction tile counts", tiles * sizeof(cl_ulong), &counts);
@@ -69,7 +72,7 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
     if (st == CLSCAN_SUCCESS)
         st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0, NULL);
     const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(flags), CLSCAN__MEM(out), CLSCAN__MEM(counts),
-                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__MEM(count_out)};
+                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__MEM(count_out), CLSCAN__VAL(partition)};
     if (st == CLSCAN_SUCCESS)
         st = clscan__launch(ctx, p, "clscan_compact_tiles", CLSCAN__ARGS(args), tiles);
     if (st != CLSCAN_SUCCESS || count_out)
@@ -79,9 +82,10 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
     return st;
 }
 
-/* Validated, n > 0: enqueues the compaction and waits for its count, or leaves it in count_out. */
+/* Validated, n > 0: enqueues the compaction (partition: the partition) and waits for its count, or
+ * leaves it in count_out. */
 static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
-                                    clscan_type type, cl_mem count_out, size_t *kept)
+                                    clscan_type type, cl_mem count_out, size_t *kept, int partition)
 {
     clscan__config cfg = compact_config(ctx, type, n);
     clscan__program *p = NULL;
@@ -89,8 +93,9 @@ static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags
     if (st != CLSCAN_SUCCESS)
         return st;
     const size_t tile = (size_t)cfg.wg_size * cfg.items, tiles = clscan__tiles(n, tile);
-    return single_pass(ctx, n, tiles) ? compact_one_pass(ctx, p, in, flags, out, n, tiles, count_out, kept)
-                                      : compact_three_launches(ctx, p, in, flags, out, n, tiles, count_out, kept);
+    if (!partition && single_pass(ctx, n, tiles))
+        return compact_one_pass(ctx, p, in, flags, out, n, tiles, count_out, kept);
+    return compact_three_launches(ctx, p, in, flags, out, n, tiles, count_out, kept, partition != 0);
 }
 
 /* Every check before anything is enqueued: buffers, sizes, access flags, overlaps. */
@@ -99,7 +104,7 @@ clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags
 {
     clscan_status st = clscan__check_free_type(ctx, n, type);
     if (st == CLSCAN_SUCCESS && !count)
-        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "clscan_compact: count is NULL");
+        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "the count pointer is NULL");
     if (st != CLSCAN_SUCCESS || n == 0)
         return st;
     size_t elem = clscan__type_size(ctx, type);
@@ -119,14 +124,15 @@ clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, 
                                   clscan_type type, size_t *count)
 {
     size_t kept = 0;
-    clscan_status st = n ? compact_device(ctx, in, flags, out, n, type, NULL, &kept) : CLSCAN_SUCCESS;
+    clscan_status st = n ? compact_device(ctx, in, flags, out, n, type, NULL, &kept, 0) : CLSCAN_SUCCESS;
     if (st == CLSCAN_SUCCESS)   /* *count is written only on success */
         *count = kept;
     return st;
 }
 
-clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
-                             size_t *count)
+/* The blocking forms: checks, then the work; *count written only on success. */
+static clscan_status select_blocking(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                     clscan_type type, size_t *count, int partition)
 {
     if (!ctx)
         return CLSCAN_INVALID_ARGUMENT;
@@ -134,17 +140,20 @@ clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_me
     clscan_status st = clscan__check_compact(ctx, in, flags, out, n, type, count);
     if (st == CLSCAN_SUCCESS) {
         clscan__outputs(ctx, out, NULL);
-        st = clscan__compact_run(ctx, in, flags, out, n, type, count);
+        size_t kept = 0;
+        st = n ? compact_device(ctx, in, flags, out, n, type, NULL, &kept, partition) : CLSCAN_SUCCESS;
+        if (st == CLSCAN_SUCCESS)
+            *count = kept;
         clscan__outputs(ctx, NULL, NULL);
     }
     pthread_mutex_unlock(&ctx->lock);
     return st;
 }
 
-/* The count stays on the device, a cl_ulong in element 0 of count (n == 0: 0, written from the host),
- * which must not overlap the other buffers. */
-clscan_status clscan_compact_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
-                                   cl_mem count)
+/* The _async forms: the count stays on the device, a cl_ulong in element 0 of count (n == 0: 0, written
+ * from the host), which must not overlap the other buffers. */
+static clscan_status select_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                  clscan_type type, cl_mem count, int partition)
 {
     if (!ctx)
         return CLSCAN_INVALID_ARGUMENT;
@@ -163,10 +172,34 @@ clscan_status clscan_compact_async(clscan_context *ctx, cl_mem in, cl_mem flags,
     if (st == CLSCAN_SUCCESS) {
         clscan__outputs(ctx, out, count);
         const cl_ulong zero = 0;
-        st = n ? compact_device(ctx, in, flags, out, n, type, count, &unused)
-               : clscan__write_value(ctx, count, sizeof zero, &zero, "clEnqueueWriteBuffer (compaction count)");
+        st = n ? compact_device(ctx, in, flags, out, n, type, count, &unused, partition)
+               : clscan__write_value(ctx, count, sizeof zero, &zero, "clEnqueueWriteBuffer (selection count)");
         clscan__outputs(ctx, NULL, NULL);
     }
     pthread_mutex_unlock(&ctx->lock);
     return st;
+}
+
+clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
+                             size_t *count)
+{
+    return select_blocking(ctx, in, flags, out, n, type, count, 0);
+}
+
+clscan_status clscan_compact_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
+                                   cl_mem count)
+{
+    return select_async(ctx, in, flags, out, n, type, count, 0);
+}
+
+clscan_status clscan_partition(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
+                               size_t *count)
+{
+    return select_blocking(ctx, in, flags, out, n, type, count, 1);
+}
+
+clscan_status clscan_partition_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
+                                     clscan_type type, cl_mem count)
+{
+    return select_async(ctx, in, flags, out, n, type, count, 1);
 }

@@ -21,6 +21,12 @@ clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags
 clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                   clscan_type type, size_t *count);
 
+/* ---- programs two primitives share --------------------------------------------------------------- */
+/* The segmented scans' program (segscan.c; the runs of runs.c ride in it) for values of (type, op) and
+ * keys of key_bytes (0: byte heads). */
+clscan__config clscan__segscan_config(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
+                                      size_t key_bytes);
+
 /* ---- geometry: pure size arithmetic, checked to n = 2^40 by test_host -------------------------- */
 /* Reductions: tiles, tiles a group and groups for n elements at tile, at most 8 groups a compute unit
  * (reduce.c); all zero for n == 0. */

@@ -6,9 +6,8 @@
  * (value type, operator, key width); keys are compared by their bits. */
 #include "prims.h"
 
-/* The program for values of (type, op) and keys of key_bytes (0: byte heads). */
-static clscan__config segscan_config(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
-                                     size_t key_bytes)
+clscan__config clscan__segscan_config(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
+                                      size_t key_bytes)
 {
     clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_SEGSCAN, type, op, n,
                                              clscan__segscan_tile(ctx, type, key_bytes));
@@ -27,7 +26,7 @@ static clscan__config segscan_config(const clscan_context *ctx, clscan_type type
 static clscan_status segscan_enqueue(clscan_context *ctx, cl_mem in, cl_mem marks, cl_mem out, size_t n,
                                      clscan_type type, clscan_op op, size_t key_bytes, int exclusive)
 {
-    clscan__config cfg = segscan_config(ctx, type, op, n, key_bytes);
+    clscan__config cfg = clscan__segscan_config(ctx, type, op, n, key_bytes);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)

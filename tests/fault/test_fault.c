@@ -110,6 +110,7 @@ typedef struct fixture {
     cl_context app_cl;               /* with an application queue: the application's objects */
     cl_command_queue app_queue;
     cl_mem in, flags, out;
+    cl_mem out2;                     /* clscan_reduce_by_key's keys_out: poisoned until written */
     cl_mem count_buf;                /* clscan_compact_async's count: poisoned until written */
     cl_mem offsets;                  /* clscan_segmented_reduce's: segments of 100 elements */
     int32_t result;                  /* reduce's result, compact's count: SENTINEL until written */
@@ -200,6 +201,7 @@ static void reset_buffers(fixture *f, const op *o)
         assert_int_equal(clEnqueueFillBuffer(q, f->out, &poison, 1, 0, sizeof data_in, 0, NULL, NULL), CL_SUCCESS);
     assert_int_equal(clFinish(clscan_context_queue(f->ctx)), CL_SUCCESS);
     assert_int_equal(clEnqueueFillBuffer(q, f->count_buf, &poison, 1, 0, sizeof(cl_ulong), 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueFillBuffer(q, f->out2, &poison, 1, 0, sizeof data_in, 0, NULL, NULL), CL_SUCCESS);
     assert_int_equal(clFinish(q), CL_SUCCESS);
     memset(host_out, REF_POISON, sizeof host_out);
     f->result = (int32_t)SENTINEL, f->count = SENTINEL;
@@ -227,11 +229,12 @@ static void setup(fixture *f, const op *o, cache_mode mode)
     f->flags = ref_buffer(f->ctx, sizeof data_flags, data_flags);
     f->out = ref_buffer(f->ctx, sizeof data_in, NULL);
     f->count_buf = ref_buffer(f->ctx, sizeof(cl_ulong), NULL);
+    f->out2 = ref_buffer(f->ctx, sizeof data_in, NULL);
     cl_ulong offsets[N / 100 + 1];
     for (size_t s = 0; s <= N / 100; s++)
         offsets[s] = 100 * s;
     f->offsets = ref_buffer(f->ctx, sizeof offsets, offsets);
-    assert_true(f->in && f->flags && f->out && f->count_buf && f->offsets);
+    assert_true(f->in && f->flags && f->out && f->count_buf && f->offsets && f->out2);
     if (o->prepare)
         o->prepare(f);
     reset_buffers(f, o);
@@ -245,6 +248,7 @@ static void teardown(fixture *f)
     clReleaseMemObject(f->out);
     clReleaseMemObject(f->count_buf);
     clReleaseMemObject(f->offsets);
+    clReleaseMemObject(f->out2);
     clscan_context_release(f->ctx);
     /* Commands hold their queue in some drivers (PoCL) until they are done: counted once idle. */
     if (f->app_queue) {
@@ -315,6 +319,19 @@ static clscan_status run_by_key(fixture *f)   /* the flag bytes as uint8 keys */
 static clscan_status run_segmented_reduce(fixture *f)   /* segments of 100 elements over the input */
 {
     return clscan_segmented_reduce(f->ctx, f->in, f->offsets, f->out, N / 100, CLSCAN_INT32, CLSCAN_ADD);
+}
+static clscan_status run_reduce_by_key(fixture *f)   /* the flag bytes as uint8 keys */
+{
+    return clscan_reduce_by_key(f->ctx, f->flags, f->in, f->out2, f->out, N, CLSCAN_UINT8, CLSCAN_INT32, CLSCAN_ADD,
+                                &f->count);
+}
+static clscan_status run_unique_async(fixture *f)
+{
+    return clscan_unique_async(f->ctx, f->flags, f->out, N, CLSCAN_UINT8, f->count_buf);
+}
+static clscan_status run_partition(fixture *f)
+{
+    return clscan_partition(f->ctx, f->in, f->flags, f->out, N, CLSCAN_INT32, &f->count);
 }
 static clscan_status run_argmin(fixture *f)
 {
@@ -400,6 +417,58 @@ static int check_segmented_reduce(fixture *f, char *msg, size_t len)
     return 1;
 }
 static int check_by_key(fixture *f, char *msg, size_t len) { return check_segments(f, 1, msg, len); }
+
+/* The runs of the flag bytes: keys (bytes) in keys_out, the sums of in in values_out (int32, NULL: unique),
+ * count; nothing past them. */
+static int check_runs(fixture *f, cl_mem keys_out, cl_mem values_out, char *msg, size_t len)
+{
+    static int32_t got[N], keys[N];
+    if (!read_out(f, keys_out, keys) || (values_out && !read_out(f, values_out, got)))
+        return snprintf(msg, len, "read failed"), 0;
+    const uint8_t *k = (const uint8_t *)keys;
+    size_t r = 0;
+    for (size_t i = 0, start = 0; i <= N; i++) {
+        if (i == 0 || (i < N && data_flags[i] == data_flags[i - 1]))
+            continue;
+        uint32_t sum = 0;
+        for (size_t j = start; j < i; j++)
+            sum += (uint32_t)data_in[j];
+        if (k[r] != data_flags[start] || (values_out && (uint32_t)got[r] != sum))
+            return snprintf(msg, len, "run %zu (from %zu) wrong", r, start), 0;
+        r++, start = i;
+    }
+    if (f->count != r)
+        return snprintf(msg, len, "%zu runs, %zu expected", f->count, r), 0;
+    if (!ref_is_poison(k + r, sizeof keys - r) || (values_out && !ref_is_poison(got + r, (N - r) * sizeof *got)))
+        return snprintf(msg, len, "written past the %zu runs", r), 0;
+    return 1;
+}
+static int check_reduce_by_key(fixture *f, char *msg, size_t len) { return check_runs(f, f->out2, f->out, msg, len); }
+static int check_unique_async(fixture *f, char *msg, size_t len)
+{
+    cl_ulong count = 0;
+    if (!ref_read(f->ctx, f->count_buf, sizeof count, &count))
+        return snprintf(msg, len, "count read failed"), 0;
+    f->count = (size_t)count;
+    return check_runs(f, f->out, NULL, msg, len);
+}
+
+/* The flagged elements in order, then the others in order. */
+static int check_partition(fixture *f, char *msg, size_t len)
+{
+    static int32_t got[N];
+    if (!read_out(f, f->out, got))
+        return snprintf(msg, len, "read failed"), 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < N; i++)
+        kept += data_flags[i] != 0;
+    if (f->count != kept)
+        return snprintf(msg, len, "count %zu, %zu expected", f->count, kept), 0;
+    for (size_t i = 0, front = 0, back = kept; i < N; i++)
+        if (got[data_flags[i] ? front++ : back++] != data_in[i])
+            return snprintf(msg, len, "element %zu misplaced", i), 0;
+    return 1;
+}
 
 /* The first smallest element's index and value. */
 static int check_argmin(fixture *f, char *msg, size_t len)
@@ -662,8 +731,10 @@ static int outputs_written(fixture *f, const op *o)
     assert_true(read_out(f, f->out, got));
     cl_ulong count = 0;
     assert_int_equal(ref_read(f->ctx, f->count_buf, sizeof count, &count), 1);
-    return !ref_is_poison(got, sizeof got) || !ref_is_poison(host_out, sizeof host_out) ||
-           !ref_is_poison(&count, sizeof count);
+    int written = !ref_is_poison(got, sizeof got) || !ref_is_poison(host_out, sizeof host_out) ||
+                  !ref_is_poison(&count, sizeof count);
+    assert_true(read_out(f, f->out2, got));
+    return written || !ref_is_poison(got, sizeof got);
 }
 
 /* API.md: CLSCAN_OUT_OF_MEMORY means nothing was written to the outputs; the library reports
@@ -825,6 +896,12 @@ static const op op_segmented = {"segmented inclusive scan", CLSCAN_STRATEGY_AUTO
 static const op op_segmented_reduce = {"segmented reduce", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_segmented_reduce,
                                        check_segmented_reduce, NULL, NULL};
 static const op op_argmin = {"argmin", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_argmin, check_argmin, NULL, NULL};
+static const op op_reduce_by_key = {"reduce by key", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_reduce_by_key,
+                                    check_reduce_by_key, NULL, NULL};
+static const op op_unique_async = {"unique, the count on the device", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL,
+                                   run_unique_async, check_unique_async, NULL, NULL};
+static const op op_partition = {"partition", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_partition, check_partition,
+                                NULL, NULL};
 static const op op_by_key = {"exclusive scan by key", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_by_key,
                              check_by_key, NULL, NULL};
 static const op op_sort = {"sort", CLSCAN_STRATEGY_AUTO, 0, 1, SHAPE_SMALL, run_sort, check_sort, NULL, NULL};
@@ -918,6 +995,11 @@ static void test_segmented(void **state)
     walk(&op_segmented_reduce, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_argmin, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_argmin, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_reduce_by_key, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_reduce_by_key, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_unique_async, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_partition, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_partition, FAULT_HOST, NULL, CACHE_WARM);
 }
 
 static void sort_keys_ready(void);

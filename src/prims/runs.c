@@ -1,0 +1,171 @@
+/* Runs of equal consecutive keys: clscan_reduce_by_key, clscan_run_length_encode (the reduction of ones,
+ * counted in cl_ulong) and clscan_unique (keys only), each with its _async twin. Two launches of the
+ * segmented scans' program (runs.cl): clscan_runs_count_tiles, a 64-bit inclusive scan of those counts
+ * by the scan dispatch, then clscan_runs_single_pass, a single-pass scan by key that writes each run's
+ * key and reduction at the run's index. The keys are read twice (to count, then to scan): a count
+ * carried by the look-back beside the value would need a second look-back per tile. The number of runs
+ * is the scan's last count, read back or copied to the caller's buffer by the last tile. */
+#include "prims.h"
+
+/* One call: RUNS_LENGTHS counts ones into values_out (cl_ulong; values unused), RUNS_KEYS writes keys
+ * only (values and values_out unused). */
+typedef enum runs_kind { RUNS_REDUCE, RUNS_LENGTHS, RUNS_KEYS } runs_kind;
+typedef struct runs_job {
+    const char *fn;
+    runs_kind kind;
+    cl_mem keys, values, keys_out, values_out;
+    clscan_type key_type, value_type;
+    clscan_op op;
+} runs_job;
+
+/* Validated, n > 0, lock held: both launches; the count into *runs (read back) or into runs_out. */
+static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t n, cl_mem runs_out, size_t *runs)
+{
+    const size_t key_bytes = clscan__type_size(ctx, j->key_type);
+    clscan__config cfg = clscan__segscan_config(ctx, j->value_type, j->op, n, key_bytes);
+    clscan__program *p = NULL;
+    clscan_status st = clscan__get_program(ctx, &cfg, &p);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    const size_t tile = (size_t)cfg.wg_size * cfg.items, tiles = clscan__tiles(n, tile);
+    if (!clscan__sp_tiles_fit(tiles))
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s of %zu elements needs %zu tiles of %zu; at most 2^31 - 1",
+                            j->fn, n, tiles, tile);
+    cl_mem counts = NULL, status = NULL;
+    st = clscan__scratch(ctx, "run counts", tiles * sizeof(cl_ulong), &counts);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__sp_state(ctx, tiles, cfg.elem, cfg.atomics64, &status);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    cl_ulong n64 = n, tiles64 = tiles;
+    cl_uint epoch = ctx->sp_epoch + 1;
+    const clscan__arg counting[] = {CLSCAN__MEM(j->keys), CLSCAN__MEM(counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
+    st = clscan__launch(ctx, p, "clscan_runs_count_tiles", CLSCAN__ARGS(counting), tiles);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0, NULL);
+    /* The kernel reads NULL values as ones and writes keys alone for NULL values_out. */
+    cl_mem values = j->kind == RUNS_REDUCE ? j->values : NULL, values_out = j->kind == RUNS_KEYS ? NULL : j->values_out;
+    const clscan__arg args[] = {CLSCAN__MEM(values), CLSCAN__MEM(j->keys), CLSCAN__MEM(j->keys_out),
+                                CLSCAN__MEM(values_out), CLSCAN__MEM(counts), CLSCAN__MEM(status),
+                                CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
+                                CLSCAN__VAL(epoch), CLSCAN__MEM(runs_out)};
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__launch(ctx, p, "clscan_runs_single_pass", CLSCAN__ARGS(args), clscan__sp_groups(ctx, tiles));
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
+    if (runs_out)
+        return CLSCAN_SUCCESS;
+    cl_ulong count = 0;
+    st = clscan__read_back(ctx, counts, (tiles - 1) * sizeof count, sizeof count, &count, "run count");
+    if (st == CLSCAN_SUCCESS)
+        *runs = (size_t)count;
+    return st;
+}
+
+/* b (b_bytes) apart from each of the job's buffers before it in the list (NULL ones skipped). */
+static clscan_status check_apart(clscan_context *ctx, const cl_mem *bufs, const size_t *bytes, size_t count)
+{
+    clscan_status st = CLSCAN_SUCCESS;
+    for (size_t a = 0; a < count && st == CLSCAN_SUCCESS; a++)
+        for (size_t b = a + 1; b < count && st == CLSCAN_SUCCESS; b++)
+            if (bufs[a] && bufs[b])
+                st = clscan__check_overlap(ctx, bufs[a], bytes[a], bufs[b], bytes[b], 0);
+    return st;
+}
+
+/* Every check: types and operator, each buffer's size and access, no two of them overlapping
+ * (runs_buf: the _async count, 1 cl_ulong; NULL for the blocking forms, whose runs pointer is checked). */
+static clscan_status check_runs(clscan_context *ctx, const runs_job *j, size_t n, const size_t *runs, cl_mem runs_buf,
+                                int async)
+{
+    clscan_status st = clscan__check_free_type(ctx, n, j->key_type);
+    if (st == CLSCAN_SUCCESS && j->kind == RUNS_REDUCE)
+        st = clscan__check_type_op(ctx, n, j->value_type, j->op);
+    if (st == CLSCAN_SUCCESS && !async && !runs)
+        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: the count pointer is NULL", j->fn);
+    if (st == CLSCAN_SUCCESS && async)
+        st = clscan__check_buffer(ctx, runs_buf, "count", 1, sizeof(cl_ulong), 0, 1);
+    if (st != CLSCAN_SUCCESS || n == 0)
+        return st;
+    const size_t kb = clscan__type_size(ctx, j->key_type), vb = clscan__type_size(ctx, j->value_type);
+    st = clscan__check_buffer(ctx, j->keys, "keys", n, kb, 1, 0);
+    if (st == CLSCAN_SUCCESS && j->kind == RUNS_REDUCE)
+        st = clscan__check_buffer(ctx, j->values, "values", n, vb, 1, 0);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_buffer(ctx, j->keys_out, j->kind == RUNS_REDUCE ? "keys_out" : "unique_out", n, kb, 0, 1);
+    if (st == CLSCAN_SUCCESS && j->kind != RUNS_KEYS)
+        st = clscan__check_buffer(ctx, j->values_out, j->kind == RUNS_REDUCE ? "values_out" : "lengths_out", n, vb, 0, 1);
+    const cl_mem bufs[] = {j->keys, j->kind == RUNS_REDUCE ? j->values : NULL, j->keys_out,
+                           j->kind == RUNS_KEYS ? NULL : j->values_out, runs_buf};
+    const size_t bytes[] = {n * kb, n * vb, n * kb, n * vb, sizeof(cl_ulong)};
+    return st == CLSCAN_SUCCESS ? check_apart(ctx, bufs, bytes, 5) : st;
+}
+
+/* The public calls: checks, then the launches (n == 0: count 0). */
+static clscan_status runs_call(clscan_context *ctx, const runs_job *j, size_t n, size_t *runs, cl_mem runs_buf,
+                               int async)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = check_runs(ctx, j, n, runs, runs_buf, async);
+    if (st == CLSCAN_SUCCESS) {
+        clscan__outputs(ctx, j->keys_out, j->kind == RUNS_KEYS ? runs_buf : j->values_out);
+        const cl_ulong zero = 0;
+        size_t count = 0;
+        if (n > 0)
+            st = runs_enqueue(ctx, j, n, runs_buf, &count);
+        else if (async)
+            st = clscan__write_value(ctx, runs_buf, sizeof zero, &zero, "clEnqueueWriteBuffer (run count)");
+        if (st == CLSCAN_SUCCESS && !async)
+            *runs = count;
+        clscan__outputs(ctx, NULL, NULL);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clscan_status clscan_reduce_by_key(clscan_context *ctx, cl_mem keys, cl_mem values, cl_mem keys_out, cl_mem values_out,
+                                   size_t n, clscan_type key_type, clscan_type value_type, clscan_op op, size_t *runs)
+{
+    const runs_job j = {"clscan_reduce_by_key", RUNS_REDUCE, keys, values, keys_out, values_out, key_type, value_type, op};
+    return runs_call(ctx, &j, n, runs, NULL, 0);
+}
+
+clscan_status clscan_reduce_by_key_async(clscan_context *ctx, cl_mem keys, cl_mem values, cl_mem keys_out,
+                                         cl_mem values_out, size_t n, clscan_type key_type, clscan_type value_type,
+                                         clscan_op op, cl_mem runs)
+{
+    const runs_job j = {"clscan_reduce_by_key_async", RUNS_REDUCE, keys, values, keys_out, values_out, key_type,
+                        value_type, op};
+    return runs_call(ctx, &j, n, NULL, runs, 1);
+}
+
+clscan_status clscan_run_length_encode(clscan_context *ctx, cl_mem in, cl_mem unique_out, cl_mem lengths_out, size_t n,
+                                       clscan_type type, size_t *runs)
+{
+    const runs_job j = {"clscan_run_length_encode", RUNS_LENGTHS, in, NULL, unique_out, lengths_out, type,
+                        CLSCAN_UINT64, CLSCAN_ADD};
+    return runs_call(ctx, &j, n, runs, NULL, 0);
+}
+
+clscan_status clscan_run_length_encode_async(clscan_context *ctx, cl_mem in, cl_mem unique_out, cl_mem lengths_out,
+                                             size_t n, clscan_type type, cl_mem runs)
+{
+    const runs_job j = {"clscan_run_length_encode_async", RUNS_LENGTHS, in, NULL, unique_out, lengths_out, type,
+                        CLSCAN_UINT64, CLSCAN_ADD};
+    return runs_call(ctx, &j, n, NULL, runs, 1);
+}
+
+clscan_status clscan_unique(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, size_t *count)
+{
+    const runs_job j = {"clscan_unique", RUNS_KEYS, in, NULL, out, NULL, type, CLSCAN_UINT64, CLSCAN_ADD};
+    return runs_call(ctx, &j, n, count, NULL, 0);
+}
+
+clscan_status clscan_unique_async(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type, cl_mem count)
+{
+    const runs_job j = {"clscan_unique_async", RUNS_KEYS, in, NULL, out, NULL, type, CLSCAN_UINT64, CLSCAN_ADD};
+    return runs_call(ctx, &j, n, NULL, count, 1);
+}
