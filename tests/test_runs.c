@@ -6,7 +6,8 @@
  * than many tiles, random; sizes around every tile boundary; every other call through the _async form
  * with the count read from its buffer. Keys of 1, 4, 8 bytes, float keys (by bits) and a registered
  * 12-byte struct; a registered operator that is not commutative (affine maps mod 2^32). The look-back
- * forced onto its fallback and the other item mode; bad arguments. $CLSCAN_TEST_SEED replays. The quick
+ * forced onto its fallback and the other item mode; bad arguments; every _async form of 0.2 shown not to
+ * wait (it returns while a gate holds the queue's work). $CLSCAN_TEST_SEED replays. The quick
  * tier builds three programs of its own (it runs after test_segscan_quick and test_compact_quick, whose
  * programs it shares from the cache): reduce by uint32 and by struct key of int32 add, by uint32 key of
  * the affine maps; lengths and unique by uint32 key (one program); partitions of int32, bytes and the
@@ -356,6 +357,13 @@ static void test_runs_other_paths(void **state)
         runs_sizes(&lengths);
     test_set_tile(ctx, 0, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+    /* The counts scanned by the single pass (GPUs at large n): the runs' launch after it takes a new
+     * epoch and status words (it once reused the scan's, and read its tiles as published). */
+    clscan_set_algorithm(ctx, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
+    test_set_tile(ctx, 64, 4);
+    runs_sizes(&reduce);
+    test_set_tile(ctx, 0, 0);
+    clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
 }
 
 static void test_runs_bad_arguments(void **state)
@@ -514,6 +522,109 @@ static void test_partition(void **state)
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
 }
 
+/* ---- the _async forms do not block ------------------------------------------------------------------ */
+/* Calls fn twice: once to build its program and scratch, then behind a gate (a marker on the context's
+ * queue waiting on a user event): the call must return while its work cannot have started, which a
+ * marker enqueued after it shows (not complete); a call that waited would never return (the test's
+ * timeout). Then the gate opens and check() sees the results. */
+typedef struct async_bufs {
+    cl_mem keys, values, flags, out, out2, count, init;
+} async_bufs;
+
+static void gated(const char *what, clscan_status (*fn)(const async_bufs *), const async_bufs *b)
+{
+    cl_command_queue q = clscan_context_queue(ctx);
+    assert_int_equal(fn(b), CLSCAN_SUCCESS);
+    assert_int_equal(clFinish(q), CL_SUCCESS);
+    cl_int err = CL_SUCCESS;
+    cl_event gate = clCreateUserEvent(clscan_context_cl_context(ctx), &err), before = NULL, after = NULL;
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clEnqueueMarkerWithWaitList(q, 1, &gate, &before), CL_SUCCESS);
+    const clscan_status st = fn(b);
+    assert_int_equal(clEnqueueMarkerWithWaitList(q, 0, NULL, &after), CL_SUCCESS);
+    cl_int status = CL_COMPLETE;
+    assert_int_equal(clGetEventInfo(after, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL), CL_SUCCESS);
+    assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_int_equal(clFinish(q), CL_SUCCESS);
+    print_message("[ async    ] %s: returned %s with the queue's work %s\n", what, clscan_status_string(st),
+                  status == CL_COMPLETE ? "done (it waited)" : "still pending");
+    assert_int_equal(st, CLSCAN_SUCCESS);
+    assert_true(status != CL_COMPLETE);
+    clReleaseEvent(gate), clReleaseEvent(before), clReleaseEvent(after);
+}
+
+enum { AN = 100000 };   /* keys i / 10, values 1, flags every third */
+static clscan_status a_reduce_by_key(const async_bufs *b)
+{
+    return clscan_reduce_by_key_async(ctx, b->keys, b->values, b->out2, b->out, AN, CLSCAN_UINT32, CLSCAN_INT32,
+                                      CLSCAN_ADD, b->count);
+}
+static clscan_status a_lengths(const async_bufs *b)
+{
+    return clscan_run_length_encode_async(ctx, b->keys, b->out2, b->out, AN, CLSCAN_UINT32, b->count);
+}
+static clscan_status a_unique(const async_bufs *b) { return clscan_unique_async(ctx, b->keys, b->out2, AN, CLSCAN_UINT32, b->count); }
+static clscan_status a_partition(const async_bufs *b)
+{
+    return clscan_partition_async(ctx, b->values, b->flags, b->out, AN, CLSCAN_INT32, b->count);
+}
+static clscan_status a_compact(const async_bufs *b)
+{
+    return clscan_compact_async(ctx, b->values, b->flags, b->out, AN, CLSCAN_INT32, b->count);
+}
+static clscan_status a_reduce(const async_bufs *b) { return clscan_reduce_async(ctx, b->values, AN, CLSCAN_INT32, CLSCAN_ADD, b->init); }
+static clscan_status a_scan_init(const async_bufs *b)   /* from the value a_reduce left on the device */
+{
+    return clscan_exclusive_scan_init(ctx, b->values, b->out, AN, CLSCAN_INT32, CLSCAN_ADD, NULL, b->init);
+}
+
+static uint64_t read_count(const async_bufs *b)
+{
+    uint64_t c = 0;
+    assert_int_equal(ref_read(ctx, b->count, 8, &c), 1);
+    return c;
+}
+
+static void test_async_does_not_block(void **state)
+{
+    (void)state;
+    static uint32_t keys[AN];
+    static int32_t values[AN], got[AN];
+    static unsigned char flags[AN];
+    static uint64_t lengths[AN];
+    for (size_t i = 0; i < AN; i++)
+        keys[i] = (uint32_t)(i / 10), values[i] = 1, flags[i] = i % 3 == 0;
+    const async_bufs b = {ref_buffer(ctx, sizeof keys, keys), ref_buffer(ctx, sizeof values, values),
+                          ref_buffer(ctx, sizeof flags, flags), ref_buffer(ctx, AN * 8, NULL),
+                          ref_buffer(ctx, AN * 8, NULL), ref_buffer(ctx, 8, NULL), ref_buffer(ctx, 4, NULL)};
+    gated("reduce_by_key_async", a_reduce_by_key, &b);
+    assert_int_equal(read_count(&b), AN / 10);
+    assert_int_equal(ref_read(ctx, b.out, AN / 10 * 4, got), 1);
+    for (size_t r = 0; r < AN / 10; r++)
+        assert_int_equal(got[r], 10);
+    gated("run_length_encode_async", a_lengths, &b);
+    assert_int_equal(read_count(&b), AN / 10);
+    assert_int_equal(ref_read(ctx, b.out, AN / 10 * 8, lengths), 1);
+    for (size_t r = 0; r < AN / 10; r++)
+        assert_int_equal(lengths[r], 10);
+    gated("unique_async", a_unique, &b);
+    assert_int_equal(read_count(&b), AN / 10);
+    assert_int_equal(ref_read(ctx, b.out2, AN / 10 * 4, got), 1);
+    for (size_t r = 0; r < AN / 10; r++)
+        assert_int_equal((uint32_t)got[r], r);
+    gated("partition_async", a_partition, &b);
+    assert_int_equal(read_count(&b), (AN + 2) / 3);
+    gated("compact_async", a_compact, &b);
+    assert_int_equal(read_count(&b), (AN + 2) / 3);
+    gated("reduce_async", a_reduce, &b);
+    gated("exclusive_scan_init from a device value", a_scan_init, &b);
+    assert_int_equal(ref_read(ctx, b.out, AN * 4, got), 1);
+    for (size_t i = 0; i < AN; i++)
+        assert_int_equal(got[i], (int32_t)(AN + i));
+    clReleaseMemObject(b.keys), clReleaseMemObject(b.values), clReleaseMemObject(b.flags), clReleaseMemObject(b.out);
+    clReleaseMemObject(b.out2), clReleaseMemObject(b.count), clReleaseMemObject(b.init);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -522,7 +633,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_runs_bad_arguments), cmocka_unit_test(test_runs_float_bits),
         cmocka_unit_test(test_reduce_by_key),      cmocka_unit_test(test_run_length_encode),
         cmocka_unit_test(test_unique),             cmocka_unit_test(test_runs_other_paths),
-        cmocka_unit_test(test_partition),
+        cmocka_unit_test(test_partition),          cmocka_unit_test(test_async_does_not_block),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

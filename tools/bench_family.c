@@ -1,6 +1,6 @@
 /* clscan-bench's rows for functions of 0.2 (segmented and by-key scans, the segmented reduction over
  * n / 256 segments of random lengths, argmin and argmax, reduce_by_key, run-length encoding, unique and
- * the partition, runs and flags one in 8 on average), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
+ * the partition of half, runs of 8 on average), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
  * its output poisoned before and checked after against its single-thread C loop, which is timed too.
  * Each row's rate counts its own bytes read plus written; "roof" is that rate over the copy roof the
  * caller measured in the same run. */
@@ -14,9 +14,9 @@
 typedef struct family {
     clscan_context *ctx;
     size_t n;
-    cl_mem values, heads, keys, out, offsets, out2;   /* out2: n cl_ulong (keys out, lengths) */
+    cl_mem values, heads, keys, out, offsets, out2, half;   /* out2: n cl_ulong (keys out, lengths) */
     int32_t *host_values, *ref, *got;
-    unsigned char *host_heads;
+    unsigned char *host_heads, *host_half;   /* half: the partition's flags, half of them set */
     uint32_t *host_keys;
     uint64_t *host_offsets;         /* segs + 1, for the segmented reduction */
     size_t segs;
@@ -108,7 +108,7 @@ static int runs_device(const family *f)
         break;
     case 1: st = clscan_run_length_encode(f->ctx, f->keys, f->out, f->out2, f->n, CLSCAN_UINT32, &g->runs); break;
     case 2: st = clscan_unique(f->ctx, f->keys, f->out, f->n, CLSCAN_UINT32, &g->runs); break;
-    default: st = clscan_partition(f->ctx, f->values, f->heads, f->out, f->n, CLSCAN_INT32, &g->runs); break;
+    default: st = clscan_partition(f->ctx, f->values, f->half, f->out, f->n, CLSCAN_INT32, &g->runs); break;
     }
     return st == CLSCAN_SUCCESS;
 }
@@ -121,10 +121,10 @@ static int runs_cpu(const family *f)
     if (f->runs_fn == 3) {
         size_t front = 0, back = 0;
         for (size_t i = 0; i < f->n; i++)
-            back += f->host_heads[i] != 0;
+            back += f->host_half[i] != 0;
         g->want = back;
         for (size_t i = 0; i < f->n; i++)
-            f->ref[f->host_heads[i] ? front++ : back++] = f->host_values[i];
+            f->ref[f->host_half[i] ? front++ : back++] = f->host_values[i];
         return 1;
     }
     uint32_t sum = 0;
@@ -196,6 +196,7 @@ static void make_data(family *f)
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         f->host_values[i] = (int32_t)(x % 2001) - 1000;
         f->host_heads[i] = (x >> 32) % 8 == 0;
+        f->host_half[i] = (x >> 40) % 2;
         key += f->host_heads[i];
         f->host_keys[i] = key * 2654435761u;   /* a new key at every head, equal ones in between */
     }
@@ -222,14 +223,14 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
     cl_context cl = clscan_context_cl_context(ctx);
     f.host_values = malloc(n * 4), f.ref = malloc(n * 4), f.got = malloc(n * 4);
     f.host_heads = malloc(n), f.host_keys = malloc(n * 4), f.host_offsets = malloc((f.segs + 1) * 8);
-    f.ref_keys = malloc(n * 4), f.ref_lengths = malloc(n * 8);
+    f.ref_keys = malloc(n * 4), f.ref_lengths = malloc(n * 8), f.host_half = malloc(n);
     int wrong = 0;
-    if (f.host_values && f.ref && f.got && f.host_heads && f.host_keys && f.host_offsets && f.ref_keys && f.ref_lengths) {
+    if (f.host_values && f.ref && f.got && f.host_heads && f.host_keys && f.host_offsets && f.ref_keys && f.ref_lengths && f.host_half) {
         make_data(&f);
         f.values = upload(cl, n * 4, f.host_values), f.heads = upload(cl, n, f.host_heads);
         f.keys = upload(cl, n * 4, f.host_keys), f.out = upload(cl, n * 4, NULL);
         f.offsets = upload(cl, (f.segs + 1) * 8, f.host_offsets);
-        f.out2 = upload(cl, n * 8, NULL);
+        f.out2 = upload(cl, n * 8, NULL), f.half = upload(cl, n, f.host_half);
     }
     static const char *const names[2][2] = {{"segmented inclusive scan (heads)", "segmented exclusive scan (heads)"},
                                             {"inclusive scan_by_key (uint32)", "exclusive scan_by_key (uint32)"}};
@@ -272,7 +273,7 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
     /* Runs of the keys and the partition by the heads: what each reads and writes (keys 4 bytes, values
      * 4, lengths 8, flags 1). The count read back is in the time. */
     static const char *const runs_names[4] = {"reduce_by_key (uint32 keys)", "run_length_encode (uint32)",
-                                              "unique (uint32)", "partition (1 in 8 flagged)"};
+                                              "unique (uint32)", "partition (half flagged)"};
     static const char *const runs_loops[4] = {"C reduce_by_key loop, one thread", NULL, NULL,
                                               "C partition loop, one thread"};
     for (int k = 0; k < 4; k++) {
@@ -289,12 +290,13 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
         row(report, n, "int32", runs_names[k], sec, in_bytes + out_bytes, roof, launch_s, ok);
     }
     if (f.out2) clReleaseMemObject(f.out2);
+    if (f.half) clReleaseMemObject(f.half);
     if (f.values) clReleaseMemObject(f.values);
     if (f.heads) clReleaseMemObject(f.heads);
     if (f.keys) clReleaseMemObject(f.keys);
     if (f.out) clReleaseMemObject(f.out);
     if (f.offsets) clReleaseMemObject(f.offsets);
     free(f.host_values), free(f.ref), free(f.got), free(f.host_heads), free(f.host_keys), free(f.host_offsets);
-    free(f.ref_keys), free(f.ref_lengths);
+    free(f.ref_keys), free(f.ref_lengths), free(f.host_half);
     return wrong;
 }

@@ -86,7 +86,7 @@ static int usage(FILE *f, int code)
             "and an argmin scan of 8-byte structs {float value; uint index;} (a registered type and\n"
             "operator, rows of type argmin) against the copy roof of its own bytes, and the 0.2 functions\n"
             "(segmented and by-key scans, segmented_reduce, argmin/argmax, reduce_by_key, run-length\n"
-            "encoding, unique, partition; int32 values, uint32 keys, runs and flags one in 8), each rate\n"
+            "encoding, unique, partition; int32 values, uint32 keys, runs of 8, half flagged), each rate\n"
             "from its own bytes read + written and next to its single-thread C loop;\n"
             "then clscan_reduce (add), whose\n"
             "rate counts bytes read only, clscan_compact (half the flags set) and clscan_summed_area_table\n"

@@ -33,16 +33,20 @@ static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t
                             j->fn, n, tiles, tile);
     cl_mem counts = NULL, status = NULL;
     st = clscan__scratch(ctx, "run counts", tiles * sizeof(cl_ulong), &counts);
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__sp_state(ctx, tiles, cfg.elem, cfg.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
-    cl_uint epoch = ctx->sp_epoch + 1;
     const clscan__arg counting[] = {CLSCAN__MEM(j->keys), CLSCAN__MEM(counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
     st = clscan__launch(ctx, p, "clscan_runs_count_tiles", CLSCAN__ARGS(counting), tiles);
     if (st == CLSCAN_SUCCESS)
         st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0, NULL);
+    /* Only now the status words and the epoch: the counts' scan may have been a single pass that took
+     * (and grew) them; sharing its epoch, this launch would read that scan's tiles as published. */
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__sp_state(ctx, tiles, cfg.elem, cfg.atomics64, &status);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    cl_uint epoch = ctx->sp_epoch + 1;
     /* The kernel reads NULL values as ones and writes keys alone for NULL values_out. */
     cl_mem values = j->kind == RUNS_REDUCE ? j->values : NULL, values_out = j->kind == RUNS_KEYS ? NULL : j->values_out;
     const clscan__arg args[] = {CLSCAN__MEM(values), CLSCAN__MEM(j->keys), CLSCAN__MEM(j->keys_out),
