@@ -138,6 +138,28 @@ endforeach()
 file(WRITE "${WORK_DIR}/segscan-user.cl" "#define CLSCAN_SP_CLOSING\n" ${user_text} "${segscan_text}")
 check("${WORK_DIR}/segscan-user.cl" "segmented scan of a registered struct" -cl-std=CL1.2 -DCLSCAN_TYPE_USER -DCLSCAN_OP_USER
       -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=8)
+# The runs: keys of 1, 4, 8 and 12 bytes, held and streamed, both kinds of status words (the carry of a
+# value and a 32- or 64-bit count travels as words; unique's, the count), NVIDIA's shape, a registered
+# struct as values.
+program_text(RUNS runs_text)
+set(runs "${WORK_DIR}/runs-program.cl")
+file(WRITE "${runs}" "#define CLSCAN_SP_RUNS\n${runs_text}")
+foreach(type INT32 INT8 DOUBLE)
+  foreach(keys "-DCLSCAN_SEG_KEY_BYTES=1" "-DCLSCAN_SEG_KEY_BYTES=4" "-DCLSCAN_SEG_KEY_BYTES=8" "-DCLSCAN_SEG_KEY_BYTES=12")
+    check("${runs}" "runs" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys} -DCLSCAN_ITEMS=32 -DCLSCAN_SP_ATOMIC64)
+    check("${runs}" "runs, 32-bit counts" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys} -DCLSCAN_ITEMS=32
+          -DCLSCAN_RUNS_COUNT32)
+    check("${runs}" "unique" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys} -DCLSCAN_ITEMS=32 -DCLSCAN_RUNS_COUNT32
+          -DCLSCAN_RUNS_KEYS -DCLSCAN_SP_ATOMIC64)
+    check("${runs}" "runs, streamed items, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys}
+          -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_FORCE_FALLBACK)
+  endforeach()
+  check("${runs}" "runs, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
+        -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=32 -DCLSCAN_SP_VOLATILE_READS)
+endforeach()
+file(WRITE "${WORK_DIR}/runs-user.cl" "#define CLSCAN_SP_RUNS\n" ${user_text} "${runs_text}")
+check("${WORK_DIR}/runs-user.cl" "runs of a registered struct" -cl-std=CL1.2 -DCLSCAN_TYPE_USER -DCLSCAN_OP_USER
+      -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=8)
 # The segmented reduction: held tiles, streamed items with the forced fallback, NVIDIA's shape.
 program_text(SEGREDUCE segreduce_text)
 set(segreduce "${WORK_DIR}/segreduce-program.cl")

@@ -6,12 +6,13 @@
  * than many tiles, random; sizes around every tile boundary; every other call through the _async form
  * with the count read from its buffer. Keys of 1, 4, 8 bytes, float keys (by bits) and a registered
  * 12-byte struct; a registered operator that is not commutative (affine maps mod 2^32). The look-back
- * forced onto its fallback and the other item mode; bad arguments; every _async form of 0.2 shown not to
- * wait (it returns while a gate holds the queue's work). $CLSCAN_TEST_SEED replays. The quick
- * tier builds three programs of its own (it runs after test_segscan_quick and test_compact_quick, whose
- * programs it shares from the cache): reduce by uint32 and by struct key of int32 add, by uint32 key of
- * the affine maps; lengths and unique by uint32 key (one program); partitions of int32, bytes and the
- * struct; the fallback and the other item mode by uint32 key of int32 add. */
+ * forced onto its fallback, the other item mode and the 64-bit run count; bad arguments; every _async
+ * form of 0.2 shown not to
+ * wait (it returns while a gate holds the queue's work). $CLSCAN_TEST_SEED replays. The quick tier:
+ * reduce by uint32 and by struct key of int32 add, by uint32 key of the affine maps; lengths and unique
+ * by uint32 key; partitions of int32, bytes and the struct (the compaction's programs, from the cache
+ * after test_compact_quick); the fallback, the other item mode and the 64-bit count by uint32 key of
+ * int32 add. */
 #include "prims/prims.h"
 #include "ref.h"
 #include <math.h>
@@ -333,7 +334,7 @@ static void test_runs_float_bits(void **state)
 }
 
 /* The paths AUTO does not take here: every look-back forced onto its fallback (counted; the lengths'
- * fallback counts ones too), and the other item mode. */
+ * fallback counts ones too), the other item mode, and the 64-bit run count. */
 static void test_runs_other_paths(void **state)
 {
     (void)state;
@@ -357,13 +358,14 @@ static void test_runs_other_paths(void **state)
         runs_sizes(&lengths);
     test_set_tile(ctx, 0, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
-    /* The counts scanned by the single pass (GPUs at large n): the runs' launch after it takes a new
-     * epoch and status words (it once reused the scan's, and read its tiles as published). */
-    clscan_set_algorithm(ctx, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
+    /* The 64-bit run count of past 2^32 elements, at every size; small tiles (many of them). */
+    clscan_tuning_set(ctx, CLSCAN_TUNE_RUNS_COUNT64, 1);
     test_set_tile(ctx, 64, 4);
     runs_sizes(&reduce);
+    const runs_case keys_only = {UNIQUE, CLSCAN_UINT32, 4, 0, 0, 0};
+    runs_sizes(&keys_only);
     test_set_tile(ctx, 0, 0);
-    clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_RUNS_COUNT64, 0);
 }
 
 static void test_runs_bad_arguments(void **state)

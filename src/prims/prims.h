@@ -22,9 +22,10 @@ clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, 
                                   clscan_type type, size_t *count);
 
 /* ---- programs two primitives share --------------------------------------------------------------- */
-/* The segmented scans' program (segscan.c; the runs of runs.c ride in it) for values of (type, op) and
- * keys of key_bytes (0: byte heads). */
-clscan__config clscan__segscan_config(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
+/* The program of the segmented scans (segscan.c) or, with runs, of the runs (runs.c), which differ in
+ * their last file and what their look-back carries, for values of (type, op) and keys of key_bytes
+ * (0: byte heads). */
+clscan__config clscan__segscan_config(const clscan_context *ctx, int runs, clscan_type type, clscan_op op, size_t n,
                                       size_t key_bytes);
 
 /* ---- geometry: pure size arithmetic, checked to n = 2^40 by test_host -------------------------- */

@@ -1,10 +1,9 @@
 /* Runs of equal consecutive keys: clscan_reduce_by_key, clscan_run_length_encode (the reduction of ones,
- * counted in cl_ulong) and clscan_unique (keys only), each with its _async twin. Two launches of the
- * segmented scans' program (runs.cl): clscan_runs_count_tiles, a 64-bit inclusive scan of those counts
- * by the scan dispatch, then clscan_runs_single_pass, a single-pass scan by key that writes each run's
- * key and reduction at the run's index. The keys are read twice (to count, then to scan): a count
- * carried by the look-back beside the value would need a second look-back per tile. The number of runs
- * is the scan's last count, read back or copied to the caller's buffer by the last tile. */
+ * counted in cl_ulong) and clscan_unique (keys only), each with its _async twin. One launch of
+ * clscan_runs_single_pass (runs.cl), a single-pass scan by key whose look-back carries the number of
+ * runs before a tile with the value, so each run's key and reduction go straight to the run's index;
+ * whatever the strategy set, as for the segmented scans (its fallback needs no scheduling promise).
+ * The last tile leaves the number of runs in the caller's buffer (_async) or in scratch, read back. */
 #include "prims.h"
 
 /* One call: RUNS_LENGTHS counts ones into values_out (cl_ulong; values unused), RUNS_KEYS writes keys
@@ -18,11 +17,19 @@ typedef struct runs_job {
     clscan_op op;
 } runs_job;
 
-/* Validated, n > 0, lock held: both launches; the count into *runs (read back) or into runs_out. */
+/* Validated, n > 0, lock held: the single pass; the count into *runs (read back from scratch) or into
+ * runs_out. */
 static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t n, cl_mem runs_out, size_t *runs)
 {
-    const size_t key_bytes = clscan__type_size(ctx, j->key_type);
-    clscan__config cfg = clscan__segscan_config(ctx, j->value_type, j->op, n, key_bytes);
+    const size_t key_bytes = clscan__type_size(ctx, j->key_type), vb = clscan__type_size(ctx, j->value_type);
+    clscan__config cfg = clscan__segscan_config(ctx, 1, j->value_type, j->op, n, key_bytes);
+    /* The look-back's carry (segmented.clh): a 32-bit run count below 2^32 elements; unique's without
+     * the value. */
+    const int count32 = (uint64_t)n <= UINT32_MAX && !clscan__tuned(ctx, CLSCAN_TUNE_RUNS_COUNT64);
+    if (count32)
+        clscan__config_define(&cfg, "CLSCAN_RUNS_COUNT32", NULL);
+    if (j->kind == RUNS_KEYS)
+        clscan__config_define(&cfg, "CLSCAN_RUNS_KEYS", NULL);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
@@ -31,39 +38,33 @@ static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t
     if (!clscan__sp_tiles_fit(tiles))
         return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s of %zu elements needs %zu tiles of %zu; at most 2^31 - 1",
                             j->fn, n, tiles, tile);
-    cl_mem counts = NULL, status = NULL;
-    st = clscan__scratch(ctx, "run counts", tiles * sizeof(cl_ulong), &counts);
+    cl_mem count = runs_out, status = NULL;
+    if (!count)
+        st = clscan__scratch(ctx, "run count", sizeof(cl_ulong), &count);
+    /* A status slot carries clscan_run_carry: at most the value rounded up to 8 bytes and the count's 4
+     * or 8 (unique: the count). */
+    const size_t carry = (j->kind == RUNS_KEYS ? 0 : (vb + 7) / 8 * 8) + (count32 ? 4 : 8);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__sp_state(ctx, tiles, carry, cfg.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
-    const clscan__arg counting[] = {CLSCAN__MEM(j->keys), CLSCAN__MEM(counts), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64)};
-    st = clscan__launch(ctx, p, "clscan_runs_count_tiles", CLSCAN__ARGS(counting), tiles);
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__scan_enqueue(ctx, counts, counts, tiles, CLSCAN_UINT64, CLSCAN_ADD, 0, NULL);
-    /* Only now the status words and the epoch: the counts' scan may have been a single pass that took
-     * (and grew) them; sharing its epoch, this launch would read that scan's tiles as published. */
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__sp_state(ctx, tiles, cfg.elem, cfg.atomics64, &status);
-    if (st != CLSCAN_SUCCESS)
-        return st;
     cl_uint epoch = ctx->sp_epoch + 1;
     /* The kernel reads NULL values as ones and writes keys alone for NULL values_out. */
     cl_mem values = j->kind == RUNS_REDUCE ? j->values : NULL, values_out = j->kind == RUNS_KEYS ? NULL : j->values_out;
     const clscan__arg args[] = {CLSCAN__MEM(values), CLSCAN__MEM(j->keys), CLSCAN__MEM(j->keys_out),
-                                CLSCAN__MEM(values_out), CLSCAN__MEM(counts), CLSCAN__MEM(status),
-                                CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
-                                CLSCAN__VAL(epoch), CLSCAN__MEM(runs_out)};
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, "clscan_runs_single_pass", CLSCAN__ARGS(args), clscan__sp_groups(ctx, tiles));
+                                CLSCAN__MEM(values_out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
+                                CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(epoch), CLSCAN__MEM(count)};
+    st = clscan__launch(ctx, p, "clscan_runs_single_pass", CLSCAN__ARGS(args), clscan__sp_groups(ctx, tiles));
     if (st != CLSCAN_SUCCESS)
         return st;
     ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
     if (runs_out)
         return CLSCAN_SUCCESS;
-    cl_ulong count = 0;
-    st = clscan__read_back(ctx, counts, (tiles - 1) * sizeof count, sizeof count, &count, "run count");
+    cl_ulong got = 0;
+    st = clscan__read_back(ctx, count, 0, sizeof got, &got, "run count");
     if (st == CLSCAN_SUCCESS)
-        *runs = (size_t)count;
+        *runs = (size_t)got;
     return st;
 }
 

@@ -6,11 +6,12 @@
  * (value type, operator, key width); keys are compared by their bits. */
 #include "prims.h"
 
-clscan__config clscan__segscan_config(const clscan_context *ctx, clscan_type type, clscan_op op, size_t n,
+clscan__config clscan__segscan_config(const clscan_context *ctx, int runs, clscan_type type, clscan_op op, size_t n,
                                       size_t key_bytes)
 {
-    clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_SEGSCAN, type, op, n,
-                                             clscan__segscan_tile(ctx, type, key_bytes));
+    clscan__config cfg = clscan__config_with(ctx, runs ? CLSCAN__PROGRAM_RUNS : CLSCAN__PROGRAM_SEGSCAN, type, op, n,
+                                             runs ? clscan__runs_tile(ctx, type, key_bytes)
+                                                  : clscan__segscan_tile(ctx, type, key_bytes));
     /* No CLSCAN_VEC4: the values stay one element a register (8- and 16-bit ones unpacked); byte heads
      * of whole runs load as 16-byte vectors where every buffer starts on 16 bytes. */
     if (cfg.vec4)
@@ -18,7 +19,8 @@ clscan__config clscan__segscan_config(const clscan_context *ctx, clscan_type typ
     cfg.vec4 = 0;
     if (key_bytes)
         clscan__config_define_uint(&cfg, "CLSCAN_SEG_KEY_BYTES", (unsigned)key_bytes);
-    clscan__config_define(&cfg, "CLSCAN_SP_CLOSING", NULL);   /* a tile with a head ends a look-back */
+    /* The segmented scan: a tile with a head ends a look-back; the runs: the look-back carries counts */
+    clscan__config_define(&cfg, runs ? "CLSCAN_SP_RUNS" : "CLSCAN_SP_CLOSING", NULL);
     return cfg;
 }
 
@@ -26,7 +28,7 @@ clscan__config clscan__segscan_config(const clscan_context *ctx, clscan_type typ
 static clscan_status segscan_enqueue(clscan_context *ctx, cl_mem in, cl_mem marks, cl_mem out, size_t n,
                                      clscan_type type, clscan_op op, size_t key_bytes, int exclusive)
 {
-    clscan__config cfg = clscan__segscan_config(ctx, type, op, n, key_bytes);
+    clscan__config cfg = clscan__segscan_config(ctx, 0, type, op, n, key_bytes);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)

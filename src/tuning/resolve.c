@@ -32,6 +32,15 @@ static size_t segscan_local_bytes(clscan__tuning t, size_t elem)
            CLSCAN_LOCAL_SEG_SCAN(wg) * sizeof(cl_uint);
 }
 
+/* Local memory the runs declare (runs.cl): the segmented scan's, a place in the tile for each of its
+ * elements (2 bytes, 4 past 65536 elements a tile) and the look-back's window of carries (the value and
+ * a 64-bit count). */
+static size_t runs_local_bytes(clscan__tuning t, size_t elem)
+{
+    const size_t tile = (size_t)t.wg_size * t.items, place = tile <= 65536 ? 2 : 4;
+    return segscan_local_bytes(t, elem) + (t.stream ? 0 : tile * place) + 32 * (elem + 16);
+}
+
 /* Local memory the segmented reduction declares (segreduce.cl): the scan's tile, the tile's head bits
  * and the pair scans' buffers. */
 static size_t segreduce_local_bytes(clscan__tuning t, size_t elem)
@@ -99,6 +108,13 @@ clscan__tuning clscan__segscan_tile(const clscan_context *ctx, clscan_type type,
 {
     const size_t elem = clscan__type_size(ctx, type), wider = key_bytes > elem ? key_bytes : elem;
     return in_force(ctx, wider, clscan__table_scan_tile(&ctx->info, elem), segscan_local_bytes);
+}
+
+/* The segmented scan's tile for the runs, fitted to their local memory. */
+clscan__tuning clscan__runs_tile(const clscan_context *ctx, clscan_type type, size_t key_bytes)
+{
+    const size_t elem = clscan__type_size(ctx, type), wider = key_bytes > elem ? key_bytes : elem;
+    return in_force(ctx, wider, clscan__table_scan_tile(&ctx->info, elem), runs_local_bytes);
 }
 
 clscan__tuning clscan__segreduce_tile(const clscan_context *ctx, clscan_type type)

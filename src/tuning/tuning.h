@@ -50,6 +50,7 @@ int clscan__vec4(const clscan_context *ctx, clscan_type type);
 clscan__tuning clscan__scan_tile(const clscan_context *ctx, clscan_type type);
 clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type);
 clscan__tuning clscan__segscan_tile(const clscan_context *ctx, clscan_type type, size_t key_bytes);   /* 0: heads */
+clscan__tuning clscan__runs_tile(const clscan_context *ctx, clscan_type type, size_t key_bytes);
 clscan__tuning clscan__segreduce_tile(const clscan_context *ctx, clscan_type type);
 clscan__sort_tuning clscan__sort_tuning_for(const clscan_context *ctx, size_t key_bytes);
 /* Rows per band of single-pass summed-area tables under tile t (override, table, local memory). */
