@@ -6,8 +6,8 @@
  * value is run r whole (the last run's from element n - 1). Every tile but the first looks back: unlike
  * the segmented scan's, its prefix needs the run count of every tile before, so no tile publishes it
  * before its own look-back. Values in == NULL count ones (run lengths); out == NULL (unique) writes keys
- * only. GPUs gather a tile's outputs in local memory by run and write them as a group, in order; CPUs
- * write each from the work-item that finds it. */
+ * only. GPUs gather a tile's outputs in the values' stage by run and write them as a group, in order
+ * (where they fit); CPUs write each from the work-item that finds it. */
 
 /* The look-back's fallback (lookback.clh): tile j's carry from the values (src; NULL: ones) and keys
  * (aux). Streams every run from global memory, whatever the device. */
@@ -52,32 +52,57 @@ typedef ushort clscan_runs_place;   /* a head's place in its tile */
 #else
 typedef uint clscan_runs_place;
 #endif
-/* GPUs: each head of the work-item's held run leaves its place in the tile and the value of the run
- * before it in local memory, by its index among the tile's heads (the runs before the tile taken off);
- * element n - 1 writes the last run's value itself. Then the group writes the tile's keys and values
- * in order, so that a warp's stores land together. Ends past a barrier (values is the values' stage,
- * free again at the next tile's first barrier). */
+/* Where the values' stage (free once the tile is loaded) holds a tile's heads: the value of the run
+ * before each (`heads` of them) and then each one's place, on a 4-byte boundary; 0 when they do not fit
+ * (many short runs: more than about two thirds of the tile's elements heads at 4-byte values). */
+uint clscan_runs_gathered(uint heads, int values)
+{
+    const ulong bytes = (ulong)heads * (values ? sizeof(CLSCAN_T) : 0), at = (bytes + 3) / 4 * 4;
+    return at + (ulong)heads * sizeof(clscan_runs_place) <= CLSCAN_SEG_STAGE_BYTES;
+}
+
+/* GPUs: the work-item's held run (values v, head bits hm) from running, the carry before it. Each
+ * head leaves the value of the run before it and its place in the tile in stage, by its index among
+ * the tile's heads (tile_runs: the runs before the tile), and the group then writes the tile's keys
+ * (read again at their places) and values in order, so that a warp's stores land together; where they
+ * do not fit in stage (clscan_runs_gathered), each work-item writes its own. Element n - 1 writes the
+ * last run's value itself. Ends past a barrier (stage is free again after the next tile's first
+ * barrier). */
 void clscan_runs_write(__global const clscan_seg_mark *marks, __global clscan_seg_mark *keys_out,
                        __global CLSCAN_T *out, ulong base, ulong n, const clscan_wg_held v[CLSCAN_WG_HELD],
                        const uint hm[CLSCAN_SEG_WORDS], clscan_run_carry running, ulong tile_runs, uint heads,
-                       __local clscan_runs_place *places, __local CLSCAN_T *values)
+                       __local uchar *stage)
 {
     const uint lid = get_local_id(0), first = lid * CLSCAN_ITEMS, len = clscan_seg_len(base + first, n);
-    uint k = (uint)(clscan_run_count(running) - tile_runs);
+    const uint gather = clscan_runs_gathered(heads, out != 0);
+    __local CLSCAN_T *values = (__local CLSCAN_T *)stage;
+    __local clscan_runs_place *places =
+        (__local clscan_runs_place *)(stage + (out ? ((ulong)heads * sizeof(CLSCAN_T) + 3) / 4 * 4 : 0));
+    ulong r = clscan_run_count(running);
     CLSCAN_T value = clscan_run_value(running);
     for (uint i = 0; i < len; i++) {
         if (CLSCAN_SEG_BIT(hm, i)) {
-            places[k] = (clscan_runs_place)(first + i);
-            values[k++] = value;
+            if (gather) {
+                places[r - tile_runs] = (clscan_runs_place)(first + i);
+                if (out)
+                    values[r - tile_runs] = value;
+            } else {
+                keys_out[r] = marks[base + first + i];
+                if (out && r > 0)
+                    out[r - 1] = value;
+            }
+            r++;
             value = v[i];
         } else {
             value = CLSCAN_OP(value, v[i]);
         }
         if (out && base + first + i + 1 == n)
-            out[tile_runs + k - 1] = value;
+            out[r - 1] = value;
     }
+    /* Every work-item passes the barrier, gathering or not: PoCL 3.1 ran the loop below with other
+     * work-items' bounds when the function returned before it (gather is the same for the group). */
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = lid; s < heads; s += CLSCAN_WG_SIZE) {
+    for (uint s = lid; gather && s < heads; s += CLSCAN_WG_SIZE) {
         keys_out[tile_runs + s] = marks[base + places[s]];
         if (out && tile_runs + s > 0)
             out[tile_runs + s - 1] = values[s];
@@ -99,9 +124,6 @@ void clscan_runs_single_pass(__global const CLSCAN_T *in, __global const clscan_
     __local clscan_seg_scratch clscan_scratch;
     __local clscan_sp_shared clscan_sh;
     __local uint clscan_next, clscan_first_head;
-#if !defined(CLSCAN_ITEMS_STREAM)
-    __local clscan_runs_place clscan_places[CLSCAN_TILE];
-#endif
     const uint lid = get_local_id(0);
     clscan_sp_launch_start(counters, epoch);
     for (;;) {
@@ -129,8 +151,8 @@ void clscan_runs_single_pass(__global const CLSCAN_T *in, __global const clscan_
 #if defined(CLSCAN_ITEMS_STREAM)
         clscan_runs_write(in, marks, keys_out, out, base + (ulong)lid * CLSCAN_ITEMS, n, running);
 #else
-        clscan_runs_write(marks, keys_out, out, base, n, v, hm, running, clscan_run_count(prefix), total.head, clscan_places,
-                          (__local CLSCAN_T *)clscan_stage);
+        clscan_runs_write(marks, keys_out, out, base, n, v, hm, running, clscan_run_count(prefix), total.head,
+                          clscan_stage);
 #endif
     }
 }

@@ -41,9 +41,9 @@ static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t
     cl_mem count = runs_out, status = NULL;
     if (!count)
         st = clscan__scratch(ctx, "run count", sizeof(cl_ulong), &count);
-    /* A status slot carries clscan_run_carry: at most the value rounded up to 8 bytes and the count's 4
-     * or 8 (unique: the count). */
-    const size_t carry = (j->kind == RUNS_KEYS ? 0 : (vb + 7) / 8 * 8) + (count32 ? 4 : 8);
+    /* A status slot carries clscan_run_carry: at most the value rounded up to 8 bytes and 8 more (a
+     * 32-bit count after a 64-bit value comes with a word of alignment; unique: the count alone). */
+    const size_t carry = (j->kind == RUNS_KEYS ? 0 : (vb + 7) / 8 * 8) + 8;
     if (st == CLSCAN_SUCCESS)
         st = clscan__sp_state(ctx, tiles, carry, cfg.atomics64, &status);
     if (st != CLSCAN_SUCCESS)

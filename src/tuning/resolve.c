@@ -32,13 +32,11 @@ static size_t segscan_local_bytes(clscan__tuning t, size_t elem)
            CLSCAN_LOCAL_SEG_SCAN(wg) * sizeof(cl_uint);
 }
 
-/* Local memory the runs declare (runs.cl): the segmented scan's, a place in the tile for each of its
- * elements (2 bytes, 4 past 65536 elements a tile) and the look-back's window of carries (the value and
- * a 64-bit count). */
+/* Local memory the runs declare (runs.cl): the segmented scan's (the outputs gather in its stage) and
+ * the look-back's window of carries (the value and a 64-bit count). */
 static size_t runs_local_bytes(clscan__tuning t, size_t elem)
 {
-    const size_t tile = (size_t)t.wg_size * t.items, place = tile <= 65536 ? 2 : 4;
-    return segscan_local_bytes(t, elem) + (t.stream ? 0 : tile * place) + 32 * (elem + 16);
+    return segscan_local_bytes(t, elem) + 32 * (elem + 16);
 }
 
 /* Local memory the segmented reduction declares (segreduce.cl): the scan's tile, the tile's head bits
