@@ -242,8 +242,8 @@ static int runs_one(const runs_case *c, size_t n, enum pattern p, size_t tile, u
 /* Every pattern at every size around the tiles of the program in force for the case. */
 static void runs_sizes(const runs_case *c)
 {
-    const clscan_type vt = c->fn == REDUCE ? c->type : CLSCAN_UINT64;
-    clscan__tuning t = clscan__segscan_tile(ctx, vt, c->kb);
+    const clscan_type vt = c->fn == REDUCE ? c->type : c->fn == LENGTHS ? CLSCAN_UINT64 : CLSCAN_UINT32;
+    clscan__tuning t = clscan__runs_tile(ctx, vt, c->kb);
     const size_t wg = t.wg_size, tile = (size_t)t.wg_size * t.items;
     const size_t sizes[] = {1, 2, 3, wg - 1, wg + 1, tile - 1, tile, tile + 1, 3 * tile - 1, 3 * tile + 1, 10007,
                             ref_quick() ? 20011 : (1u << 20) + 123, 1 + ref_next(&rng) % 200000};
@@ -349,7 +349,7 @@ static void test_runs_other_paths(void **state)
     assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
     print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
     assert_true(after > before);
-    const int stream = clscan__segscan_tile(ctx, CLSCAN_INT32, 4).stream;
+    const int stream = clscan__runs_tile(ctx, CLSCAN_INT32, 4).stream;
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
     if (stream)
         test_set_tile(ctx, 64, 16);
