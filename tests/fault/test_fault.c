@@ -287,7 +287,7 @@ static clscan_status seed_alone(void *arg, const void *total, void *seed)
 }
 static clscan_status run_split(fixture *f)
 {
-    const clscan__collective c = {NULL, "split scan", NULL, agree_alone, seed_alone, NULL, NULL, NULL};
+    const clscan__collective c = {NULL, "split scan", NULL, agree_alone, seed_alone, NULL, NULL, NULL, NULL};
     return clscan__scan_collective(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD, 0, &c);
 }
 static clscan_status run_exclusive(fixture *f) { return clscan_exclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD); }
