@@ -89,12 +89,23 @@ void clscan_hist_local_out(__local const uint *counts, ulong bins, __global uint
         row[b] = counts[b];
 }
 
-/* The work-items of a group take its per_group elements (fewer than 2^32) in turn, so loads are
- * contiguous; `bin` is the bin expression of in[i]. */
+/* Elements [first, end) taken by `parts` work-items, this one being `part`: GPUs in turn (loads of
+ * neighbouring work-items contiguous), CPUs (CLSCAN_ITEMS_STREAM) a contiguous run each, read in order. */
+#if defined(CLSCAN_ITEMS_STREAM)
+#define CLSCAN_HIST_EACH(i, first, end, part, parts)                                            \
+    const ulong clscan_run = ((end) - (first)) / (parts) + (((end) - (first)) % (parts) != 0);  \
+    const ulong clscan_lo = min((first) + (part) * clscan_run, (end));                          \
+    const ulong clscan_hi = min(clscan_lo + clscan_run, (end));                                 \
+    for (ulong i = clscan_lo; i < clscan_hi; i++)
+#else
+#define CLSCAN_HIST_EACH(i, first, end, part, parts) for (ulong i = (first) + (part); i < (end); i += (parts))
+#endif
+
+/* A group's per_group elements (fewer than 2^32) into its local counts; `bin` is in[i]'s bin. */
 #define CLSCAN_HIST_GROUP_SHARE(bin)                                                           \
     const ulong from = get_group_id(0) * per_group;                                             \
     const ulong to = from < n && n - from > per_group ? from + per_group : n;                  \
-    for (ulong i = from + get_local_id(0); i < to; i += CLSCAN_WG_SIZE) {                      \
+    CLSCAN_HIST_EACH(i, min(from, to), to, (ulong)get_local_id(0), (ulong)CLSCAN_WG_SIZE) {     \
         const ulong b = (bin);                                                                  \
         if (b != CLSCAN_HIST_NONE)                                                              \
             atomic_inc(&counts[b]);                                                             \
@@ -102,7 +113,7 @@ void clscan_hist_local_out(__local const uint *counts, ulong bins, __global uint
 
 /* Elements from .. from + count (count < 2^32) over the whole launch into one global row. */
 #define CLSCAN_HIST_LAUNCH_SHARE(bin)                                                          \
-    for (ulong i = from + get_global_id(0); i < from + count; i += get_global_size(0)) {       \
+    CLSCAN_HIST_EACH(i, from, from + count, (ulong)get_global_id(0), (ulong)get_global_size(0)) { \
         const ulong b = (bin);                                                                  \
         if (b != CLSCAN_HIST_NONE)                                                              \
             atomic_inc(&row[b]);                                                                \
