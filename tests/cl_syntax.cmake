@@ -182,6 +182,14 @@ foreach(type IN LISTS types)
     check("${arg}" "argmin/argmax" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op})
   endforeach()
 endforeach()
+# Histograms: every type (the float and integer bin rules), and NVIDIA's target at a 64-bit one.
+program_text(HIST hist_text)
+set(hist "${WORK_DIR}/hist-program.cl")
+file(WRITE "${hist}" "${hist_text}")
+foreach(type IN LISTS types)
+  check("${hist}" "histograms" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_ADD)
+endforeach()
+check("${hist}" "histograms, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT64 -DCLSCAN_OP_ADD)
 # The sort program: the layers, then sort.cl, packed ulong counters; every key kind and width, values
 # of 0, 1, 2, 4 or 8 bytes or a registered type's width, 64-bit counts, and the CPU shape (a work-group of one).
 program_text(SORT sort_text)
@@ -198,4 +206,4 @@ check("${sort}" "sort, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCL
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
-message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the sort program in 37")
+message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the histograms in 11, the sort program in 37")

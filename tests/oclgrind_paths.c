@@ -10,7 +10,9 @@
  * Segmented scans by heads and by key, in place and out of place, the segmented reduction and the runs
  * (reduce by key, lengths, unique), their fallbacks forced; the partition with the compaction.
  * argmin and argmax of floats with NaNs.
- * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented|arg [[!]part of case names].
+ * Histograms, even and by edges, with bins in local memory (16) and in global memory (8200), and edges
+ * that do not increase (the search must stay in bounds).
+ * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented|arg|hist [[!]part of case names].
  * $CLSCAN_TEST_SEED replays. */
 #include "prims/prims.h"
 #include "ref.h"
@@ -461,6 +463,54 @@ static void group_arg(void)
     }
 }
 
+/* A histogram of random floats (NaNs and values outside too) over [-1, 1) or 17 random edges, against a
+ * loop; shuffled edges only run (their counts are some counts). */
+static void hist_case(size_t n, size_t bins, int range, int shuffled, const char *what)
+{
+    if (skipped(what))
+        return;
+    float *in = malloc(n * 4), *edges = malloc((bins + 1) * 4);
+    for (size_t b = 0; b <= bins; b++)
+        edges[b] = shuffled ? (float)(ref_next(&rng) % 200) / 100 - 1 : -1 + 2 * (float)b / (float)bins;
+    for (size_t i = 0; i < n; i++)
+        in[i] = ref_next(&rng) % 9 == 0 ? NAN : (float)(ref_next(&rng) % 250) / 100 - 1.25f;
+    uint64_t *want = calloc(bins, 8), *got = malloc(bins * 8);
+    const float lower = -1, upper = 1, scale = (float)bins / (upper - lower);
+    for (size_t i = 0; i < n && !shuffled; i++) {
+        if (!(in[i] >= -1 && in[i] < 1))
+            continue;
+        size_t b = 0;
+        if (range)
+            while (!(in[i] < edges[b + 1]))
+                b++;
+        else {
+            const float d = in[i] - lower, f = d * scale;
+            b = d == 0 ? 0 : f < (float)bins ? (size_t)f : bins - 1;
+            b = b < bins - 1 ? b : bins - 1;
+        }
+        want[b]++;
+    }
+    cl_mem a = ref_buffer(ctx, n * 4, in), e = ref_buffer(ctx, (bins + 1) * 4, edges), c = poisoned(bins * 8);
+    clscan_status st = range ? clscan_histogram_range(ctx, a, n, CLSCAN_FLOAT, e, bins, c)
+                             : clscan_histogram_even(ctx, a, n, CLSCAN_FLOAT, &lower, &upper, bins, c);
+    if (ok_status(st, what, n) && (!ref_read(ctx, c, bins * 8, got) || (!shuffled && memcmp(got, want, bins * 8))))
+        fail(what, n, "counts differ");
+    clReleaseMemObject(a), clReleaseMemObject(e), clReleaseMemObject(c);
+    free(in), free(edges), free(want), free(got);
+}
+
+static void group_hist(void)
+{
+    for (size_t i = 0; i < NSIZES; i++) {
+        hist_case(sizes[i], 16, 0, 0, "histogram even, local bins");
+        hist_case(sizes[i], 16, 1, 0, "histogram range, local bins");
+        hist_case(sizes[i], 8200, 0, 0, "histogram even, global bins");
+        hist_case(sizes[i], 8200, 1, 0, "histogram range, global bins");
+    }
+    hist_case(sizes[NSIZES - 1], 16, 1, 1, "histogram range, shuffled edges, local bins");
+    hist_case(sizes[NSIZES - 1], 8200, 1, 1, "histogram range, shuffled edges, global bins");
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -627,7 +677,7 @@ int main(int argc, char **argv)
     static const struct { const char *name; void (*run)(void); } groups[] = {
         {"scan", group_scan},       {"scan8", group_scan8}, {"fallback", group_fallback}, {"reduce", group_reduce},
         {"compact", group_compact}, {"sort", group_sort},   {"sat", group_sat},           {"user", group_user},
-        {"segmented", group_segmented}, {"arg", group_arg},
+        {"segmented", group_segmented}, {"arg", group_arg}, {"hist", group_hist},
     };
     const char *which = argc > 1 ? argv[1] : "";
     only = argc > 2 ? argv[2] : "";
@@ -647,7 +697,7 @@ int main(int argc, char **argv)
             groups[g].run(), found = 1;
     clscan_context_release(ctx);
     if (!found)
-        fprintf(stderr, "usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented|arg\n");
+        fprintf(stderr, "usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented|arg|hist\n");
     printf("oclgrind_paths %s: %d failure(s)\n", which, failures);
     return !found || failures != 0;
 }

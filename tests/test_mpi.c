@@ -1,6 +1,7 @@
 /* clscan_mpi against a CPU reference of the concatenated slices, run under mpirun with 1, 3 and 4 ranks
  * (label "mpi"): every type x operator x inclusive/exclusive over slices of 0, 1, tile - 1, tile,
- * tile + 1 and larger elements, in place too; the reduction; the compaction; bad arguments on one rank
+ * tile + 1 and larger elements, in place too; the reduction; the compaction; the even histogram (counts
+ * summed over the ranks, bad bounds on one rank, bins that differ); bad arguments on one rank
  * (every rank gets the same status, no output changes, the next call works); a registered operator
  * that does not commute (affine maps mod 2^16) through the scans and the reduction, and ranks that pass
  * different registered operators or one their context lacks; a registered 12-byte struct (affine maps
@@ -141,6 +142,47 @@ static void test_reduce(void **state)
         clReleaseMemObject(in);
         free(g.all);
     }
+    assert_int_equal(failures, 0);
+}
+
+/* The global histogram of the concatenated int32 slices over [-2^30, 2^30), bins in local memory (256)
+ * and in global memory (65536), on every rank against the CPU; then one rank with lower == upper and
+ * (with more than one rank) ranks that disagree on bins: every rank fails alike, no counts written. */
+static int histogram_case(int shift, size_t bins, int bad)
+{
+    global_data g = make_data(CLSCAN_INT32, CLSCAN_ADD, shift, 0x4157ull << 16 | (uint64_t)shift);
+    const int32_t lower = -(1 << 30), upper = 1 << 30, *all = (const int32_t *)g.all;
+    uint64_t *want = calloc(bins, 8), *got = malloc(bins * 8);
+    for (size_t i = 0; i < g.total; i++)
+        if (all[i] >= lower && all[i] < upper)
+            want[(uint64_t)((int64_t)all[i] - lower) * bins >> 31]++;
+    cl_mem in = ref_buffer(ctx, g.n * 4 + 8, g.all + g.first * 4), counts = ref_buffer(ctx, bins * 8 + 8, NULL);
+    const size_t my_bins = bad == 2 && rank == ranks - 1 ? bins / 2 : bins;
+    clscan_status st = clscan_mpi_histogram_even(ctx, MPI_COMM_WORLD, in, g.n, CLSCAN_INT32, &lower,
+                                                 bad == 1 && rank == 0 ? &lower : &upper, my_bins, counts);
+    int ok = ref_read(ctx, counts, bins * 8, got);
+    if (bad)
+        ok = ok && st == (bad == 2 && ranks == 1 ? CLSCAN_SUCCESS : CLSCAN_INVALID_ARGUMENT) &&
+             (st == CLSCAN_SUCCESS || ref_is_poison(got, bins * 8));
+    else
+        ok = ok && st == CLSCAN_SUCCESS && memcmp(got, want, bins * 8) == 0;
+    if (!ok)
+        print_error("rank %d: histogram shift %d bins %zu%s: %s %s\n", rank, shift, bins,
+                    bad == 1 ? " (lower == upper on rank 0)" : bad == 2 ? " (bins differ)" : "",
+                    clscan_status_string(st), clscan_last_error(ctx));
+    clReleaseMemObject(in), clReleaseMemObject(counts);
+    free(want), free(got), free(g.all);
+    return all_ranks(ok);
+}
+
+static void test_histogram(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (int shift = 0; shift < 6; shift++)
+        failures += !histogram_case(shift, shift % 2 ? 65536 : 256, 0);
+    failures += !histogram_case(0, 256, 1);
+    failures += !histogram_case(1, 256, 2);
     assert_int_equal(failures, 0);
 }
 
@@ -476,6 +518,7 @@ int main(int argc, char **argv)
             cmocka_unit_test(test_scans),
             cmocka_unit_test(test_reduce),
             cmocka_unit_test(test_compact),
+            cmocka_unit_test(test_histogram),
             cmocka_unit_test(test_registered_op),
             cmocka_unit_test(test_registered_op_mismatch), cmocka_unit_test(test_registered_struct),
             cmocka_unit_test(test_bad_arguments),

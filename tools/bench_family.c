@@ -1,6 +1,7 @@
 /* clscan-bench's rows for functions of 0.2 (segmented and by-key scans, the segmented reduction over
  * n / 256 segments of random lengths, argmin and argmax, reduce_by_key, run-length encoding, unique and
- * the partition of half, runs of 8 on average), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
+ * the partition of half, runs of 8 on average, histogram_even of int32 over 256 bins and of uniform floats
+ * over 65536), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
  * its output poisoned before and checked after against its single-thread C loop, which is timed too.
  * Each row's rate counts its own bytes read plus written; "roof" is that rate over the copy roof the
  * caller measured in the same run. */
@@ -28,6 +29,11 @@ typedef struct family {
     size_t runs;                    /* their count: the device's (the C loop's in want) */
     uint32_t *ref_keys;             /* the C loop's keys out; lengths in ref_lengths */
     uint64_t *ref_lengths;
+    cl_mem floats, counts;          /* histograms: uniform floats in [-1, 1), and the device's counts */
+    float *host_floats;
+    uint64_t *hist_want, *hist_got;
+    size_t bins;
+    int hist_float;                 /* 0: the int32 values over [-1000, 1001); 1: the floats over [-1, 1) */
 } family;
 
 static int run_device(const family *f)
@@ -164,6 +170,45 @@ static int runs_right(const family *f, cl_command_queue q)
     return ok;
 }
 
+/* The histograms' bounds and bins (HIST_MOST at most). */
+#define HIST_MOST 65536
+static const int32_t hist_lo = -1000, hist_hi = 1001;
+static const float hist_flo = -1, hist_fhi = 1;
+
+static int hist_device(const family *f)
+{
+    const clscan_status st = f->hist_float
+        ? clscan_histogram_even(f->ctx, f->floats, f->n, CLSCAN_FLOAT, &hist_flo, &hist_fhi, f->bins, f->counts)
+        : clscan_histogram_even(f->ctx, f->values, f->n, CLSCAN_INT32, &hist_lo, &hist_hi, f->bins, f->counts);
+    return st == CLSCAN_SUCCESS && clscan_finish(f->ctx) == CLSCAN_SUCCESS;
+}
+
+/* The documented rule: integers floor((x - lower) * bins / (upper - lower)); floats (x - lower) * scale,
+ * scale = (float)bins / (upper - lower), capped at the last bin. */
+static int hist_cpu(const family *f)
+{
+    uint64_t *c = f->hist_want;
+    memset(c, 0, f->bins * 8);
+    if (f->hist_float) {
+        const float scale = (float)f->bins / (hist_fhi - hist_flo);
+        for (size_t i = 0; i < f->n; i++) {
+            const float x = f->host_floats[i], d = x - hist_flo, v = d * scale;
+            if (x >= hist_flo && x < hist_fhi) {
+                const size_t b = d == 0 ? 0 : v < (float)f->bins ? (size_t)v : f->bins - 1;
+                c[b < f->bins - 1 ? b : f->bins - 1]++;
+            }
+        }
+    } else {
+        const uint64_t range = (uint64_t)(hist_hi - hist_lo);
+        for (size_t i = 0; i < f->n; i++) {
+            const int32_t x = f->host_values[i];
+            if (x >= hist_lo && x < hist_hi)
+                c[(uint64_t)(x - hist_lo) * f->bins / range]++;
+        }
+    }
+    return 1;
+}
+
 static double median(int (*fn)(const family *), const family *f, int runs, double *t)
 {
     for (int r = -2; r < runs; r++) {
@@ -232,6 +277,15 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
         f.offsets = upload(cl, (f.segs + 1) * 8, f.host_offsets);
         f.out2 = upload(cl, n * 8, NULL), f.half = upload(cl, n, f.host_half);
     }
+    f.host_floats = malloc(n * 4), f.hist_want = malloc(HIST_MOST * 8), f.hist_got = malloc(HIST_MOST * 8);
+    if (f.host_floats && f.hist_want && f.hist_got) {
+        uint64_t x = 0x9E3779B97F4A7C15ull;
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            f.host_floats[i] = (float)(x >> 40) / 8388608.0f - 1;   /* 24 bits: [-1, 1) */
+        }
+        f.floats = upload(cl, n * 4, f.host_floats), f.counts = upload(cl, HIST_MOST * 8, NULL);
+    }
     static const char *const names[2][2] = {{"segmented inclusive scan (heads)", "segmented exclusive scan (heads)"},
                                             {"inclusive scan_by_key (uint32)", "exclusive scan_by_key (uint32)"}};
     static const char *const loops[2] = {"C segmented scan loop, one thread", "C scan_by_key loop, one thread"};
@@ -291,6 +345,23 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
     }
     if (f.out2) clReleaseMemObject(f.out2);
     if (f.half) clReleaseMemObject(f.half);
+    /* Histograms: the elements read, the counts written. */
+    static const char *const hist_names[2] = {"histogram_even, 256 bins", "histogram_even, 65536 bins"};
+    static const char *const hist_loops[2] = {"C histogram loop (256 bins), one thread", "C histogram loop (65536 bins), one thread"};
+    for (int k = 0; k < 2; k++) {
+        f.hist_float = k, f.bins = k ? HIST_MOST : 256;
+        const double hist_bytes = (double)n * 4 + (double)f.bins * 8;
+        cpu = f.hist_want ? median(hist_cpu, &f, runs < 3 ? runs : 3, t) : -1;
+        row(report, n, k ? "float" : "int32", hist_loops[k], cpu, hist_bytes, roof, launch_s, cpu > 0);
+        sec = f.counts && f.floats ? median(hist_device, &f, runs, t) : -1;
+        ok = sec > 0 && clEnqueueReadBuffer(clscan_context_queue(ctx), f.counts, CL_TRUE, 0, f.bins * 8, f.hist_got, 0,
+                                            NULL, NULL) == CL_SUCCESS && memcmp(f.hist_got, f.hist_want, f.bins * 8) == 0;
+        wrong += !ok;
+        row(report, n, k ? "float" : "int32", hist_names[k], sec, hist_bytes, roof, launch_s, ok);
+    }
+    if (f.floats) clReleaseMemObject(f.floats);
+    if (f.counts) clReleaseMemObject(f.counts);
+    free(f.host_floats), free(f.hist_want), free(f.hist_got);
     if (f.values) clReleaseMemObject(f.values);
     if (f.heads) clReleaseMemObject(f.heads);
     if (f.keys) clReleaseMemObject(f.keys);

@@ -240,6 +240,22 @@ CLSCAN_API clscan_status clscan_sort_by_key(clscan_context *ctx, cl_mem keys, cl
  * status (32 bytes per column per band of 32 rows) stays in the context's scratch for later calls. */
 CLSCAN_API clscan_status clscan_summed_area_table(clscan_context *ctx, cl_mem in, cl_mem out, size_t width, size_t height, clscan_type type);
 
+/* Histograms (0.2), built-in numeric types (a registered type is CLSCAN_UNSUPPORTED). counts: bins
+ * cl_ulong, overwritten, not accumulated (n == 0 writes zeros); it must not overlap in or edges.
+ * Elements outside the bins, and NaNs, are not counted. Enqueued; returns at once.
+ * Even: bins of equal width over [lower, upper) (one element of the type each, finite, lower < upper).
+ * Integers: bin floor((x - lower) * bins / (upper - lower)), exact at every width. Floats: bin
+ * (x - lower) * scale truncated, scale = (T)bins / (upper - lower) rounded in the type (both halved
+ * when upper - lower overflows), capped at bins - 1: an element within rounding of an edge may fall on
+ * either side of it. */
+CLSCAN_API clscan_status clscan_histogram_even(clscan_context *ctx, cl_mem in, size_t n, clscan_type type,
+                                               const void *lower, const void *upper, size_t bins, cl_mem counts);
+/* Range: edges holds bins + 1 increasing elements of the type on the device; bin b holds
+ * edges[b] <= x < edges[b + 1]. Edges are not read back to be checked: ones that do not increase give
+ * some counts, never an access out of bounds. */
+CLSCAN_API clscan_status clscan_histogram_range(clscan_context *ctx, cl_mem in, size_t n, clscan_type type,
+                                                cl_mem edges, size_t bins, cl_mem counts);
+
 /* ---- host-memory conveniences (blocking) -------------------------------- */
 /* Copy n elements to the device, scan, copy back; in == out allowed. */
 CLSCAN_API clscan_status clscan_inclusive_scan_host(clscan_context *ctx, const void *in, void *out, size_t n, clscan_type type, clscan_op op);

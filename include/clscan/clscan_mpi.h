@@ -36,6 +36,12 @@ CLSCAN_API clscan_status clscan_mpi_reduce(clscan_context *ctx, MPI_Comm comm, c
 CLSCAN_API clscan_status clscan_mpi_compact(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem flags, cl_mem out,
                                             size_t n, clscan_type type, size_t *count, size_t *offset,
                                             size_t *total);
+/* clscan_histogram_even over the ranks' slices (0.2): every rank's counts receive the global counts (the
+ * sum over ranks). Every rank passes the same type, bounds and bins; ranks that do not, or any rank's
+ * invalid argument, fail every rank with the same status before any counts are written. */
+CLSCAN_API clscan_status clscan_mpi_histogram_even(clscan_context *ctx, MPI_Comm comm, cl_mem in, size_t n,
+                                                   clscan_type type, const void *lower, const void *upper,
+                                                   size_t bins, cl_mem counts);
 
 #ifdef __cplusplus
 }

@@ -129,9 +129,18 @@ static void step_end(mpi_step *s)
         MPI_Op_free(&s->op);
 }
 
+/* MPI_Allreduce takes an int count: the counts go in pieces of 2^30. */
+static void sum_counts(void *arg, uint64_t *counts, size_t n)
+{
+    const mpi_step *s = arg;
+    const size_t piece = (size_t)1 << 30;
+    for (size_t at = 0; at < n; at += piece)
+        MPI_Allreduce(MPI_IN_PLACE, counts + at, (int)(n - at < piece ? n - at : piece), MPI_UINT64_T, MPI_SUM, s->comm);
+}
+
 static clscan__collective hooks(mpi_step *s, const char *name, const char *invalid)
 {
-    clscan__collective c = {s, name, invalid, agree, exscan_seed, allreduce_all, place, gather};
+    clscan__collective c = {s, name, invalid, agree, exscan_seed, allreduce_all, place, gather, sum_counts};
     return c;
 }
 
@@ -199,6 +208,16 @@ clscan_status clscan_mpi_compact(clscan_context *ctx, MPI_Comm comm, cl_mem in, 
         *total = (size_t)all;
     }
     return st;
+}
+
+clscan_status clscan_mpi_histogram_even(clscan_context *ctx, MPI_Comm comm, cl_mem in, size_t n, clscan_type type,
+                                        const void *lower, const void *upper, size_t bins, cl_mem counts)
+{
+    if (!comm_usable(comm))
+        return CLSCAN_INVALID_ARGUMENT;
+    mpi_step s = {comm, MPI_UINT64_T, MPI_SUM};
+    const clscan__collective c = hooks(&s, "clscan_mpi_histogram_even", NULL);
+    return clscan__histogram_even_collective(ctx, in, n, type, lower, upper, bins, counts, &c);
 }
 
 /* "<platform>:<device>" (numbered as clscan-info does: every device of a platform counts) of the GPU

@@ -1,7 +1,8 @@
-/* The scan, reduction and compaction with the agreement points of src/prims/collective.h: the same checks
- * and device work as the one-device functions, with every rank calling the hooks in the same order
- * whatever fails where, so that a failing rank never leaves the others waiting in a collective. The
- * ranks' totals of a registered operator are gathered and combined here, on the device. */
+/* The scan, reduction, compaction and even histogram with the agreement points of
+ * src/prims/collective.h: the same checks and device work as the one-device functions, with every rank
+ * calling the hooks in the same order whatever fails where, so that a failing rank never leaves the
+ * others waiting in a collective. The ranks' totals of a registered operator are gathered and combined
+ * here, on the device. */
 #include "collective.h"
 #include "prims.h"
 #include <stdlib.h>
@@ -148,5 +149,49 @@ clscan_status clscan__compact_collective(clscan_context *ctx, cl_mem in, cl_mem 
         *count = kept;
     clscan__outputs(ctx, NULL, NULL);
     pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+/* What ranks of a histogram must share beyond the type: the bins (their counts are summed element by
+ * element, so a different number would mismatch the MPI call) and the bounds' bits, mixed into the key. */
+static uint64_t histogram_key(clscan_context *ctx, clscan_type type, size_t bins, const void *lower,
+                              const void *upper)
+{
+    uint64_t key = clscan__type_key(ctx, type) ^ (uint64_t)bins * 0x9e3779b97f4a7c15ull;
+    uint64_t l = 0, u = 0;
+    const size_t elem = clscan_type_size(type);
+    if (lower && upper && elem && elem <= 8)
+        memcpy(&l, lower, elem), memcpy(&u, upper, elem);
+    key ^= (l * 0xbf58476d1ce4e5b9ull) ^ (u * 0x94d049bb133111ebull + 1);
+    return key ^ key >> 31;
+}
+
+clscan_status clscan__histogram_even_collective(clscan_context *ctx, cl_mem in, size_t n, clscan_type type,
+                                                const void *lower, const void *upper, size_t bins, cl_mem counts,
+                                                const clscan__collective *c)
+{
+    if (!ctx)
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0, 0);
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = CHECKS(ctx, c, clscan__check_histogram_even(ctx, c->name, in, n, type, lower, upper, bins, counts));
+    uint64_t *sums = NULL;
+    if (st == CLSCAN_SUCCESS && !(sums = malloc(bins * sizeof *sums)))
+        st = clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "%s: no host memory for %zu counts", c->name, bins);
+    const uint64_t key = st == CLSCAN_SUCCESS ? histogram_key(ctx, type, bins, lower, upper) : clscan__type_key(ctx, type);
+    st = agree(ctx, c, key, st);
+    if (st == CLSCAN_SUCCESS) {
+        clscan__outputs(ctx, counts, NULL);   /* as in the scan: through the last agreement */
+        st = agree(ctx, c, key, clscan__histogram_even_run(ctx, in, n, type, lower, upper, bins, counts));
+    }
+    if (st == CLSCAN_SUCCESS)
+        st = agree(ctx, c, key, clscan__read_back(ctx, counts, 0, bins * sizeof *sums, sums, "this rank's counts"));
+    if (st == CLSCAN_SUCCESS) {
+        c->sum_counts(c->arg, sums, bins);
+        st = agree(ctx, c, key, clscan__write_value(ctx, counts, bins * sizeof *sums, sums,
+                                                    "clEnqueueWriteBuffer (the ranks' summed counts)"));
+    }
+    clscan__outputs(ctx, NULL, NULL);
+    pthread_mutex_unlock(&ctx->lock);
+    free(sums);
     return st;
 }

@@ -26,6 +26,8 @@ typedef struct clscan__collective {
      * ranks; every rank's `size` bytes at mine into gathered (ranks * size bytes) in rank order. */
     void (*place)(void *arg, int *rank, int *ranks);
     void (*gather)(void *arg, const void *mine, size_t size, void *gathered);
+    /* Histograms: every rank's n counts summed, element by element, into counts on every rank. */
+    void (*sum_counts)(void *arg, uint64_t *counts, size_t n);
 } clscan__collective;
 
 /* Each runs: checks (and c->invalid) -> agree -> this rank's device work -> agree -> the ranks'
@@ -42,5 +44,10 @@ CLSCAN_API clscan_status clscan__reduce_collective(clscan_context *ctx, cl_mem i
 CLSCAN_API clscan_status clscan__compact_collective(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out,
                                                     size_t n, clscan_type type, size_t *count,
                                                     const clscan__collective *c);
+/* The histogram: checks -> agree (on the type, bins and bounds too) -> this rank's counts into counts ->
+ * agree -> read back -> agree -> sum_counts -> the sums written to counts -> agree. */
+CLSCAN_API clscan_status clscan__histogram_even_collective(clscan_context *ctx, cl_mem in, size_t n, clscan_type type,
+                                                           const void *lower, const void *upper, size_t bins,
+                                                           cl_mem counts, const clscan__collective *c);
 
 #endif /* CLSCAN_COLLECTIVE_H */

@@ -20,6 +20,13 @@ clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags
 /* Writes *count only on success. */
 clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                   clscan_type type, size_t *count);
+/* Histograms: every check of clscan_histogram_even (name: the public function, for messages), nothing
+ * enqueued; then the validated work into counts (histogram.c). */
+clscan_status clscan__check_histogram_even(clscan_context *ctx, const char *name, cl_mem in, size_t n,
+                                           clscan_type type, const void *lower, const void *upper, size_t bins,
+                                           cl_mem counts);
+clscan_status clscan__histogram_even_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, const void *lower,
+                                         const void *upper, size_t bins, cl_mem counts);
 
 /* ---- programs two primitives share --------------------------------------------------------------- */
 /* The program of the segmented scans (segscan.c) or, with runs, of the runs (runs.c), which differ in

@@ -8,7 +8,7 @@
  * Walked: context creation (from a device, from an application queue), scans under each strategy and
  * on an out-of-order queue, a host scan, compaction (one pass, three launches), sort and sort by key
  * (random keys, keys varying in one digit or none, the split path), reduce, summed-area table,
- * program builds with the disk cache cold or off, and registration: clscan_register_type and
+ * histograms (even and by edges, bins in local memory), program builds with the disk cache cold or off, and registration: clscan_register_type and
  * clscan_register_op (their probes), then a scan and a reduction with a registered operator. A failed
  * registration must have registered nothing: its value is refused, and the next one gets its index.
  * CLSCAN_FAULT_TRACE=1 lists the calls each walk fails in turn. */
@@ -33,6 +33,7 @@
 #define SAT_W 60
 #define SAT_H 50                 /* SAT_W * SAT_H <= N */
 #define SENTINEL 0x7e57u
+#define HIST_BINS 16             /* histograms: int32 over 16 bins of 2^28 (counts in out) */
 /* Tiles of 32: N takes two block-sum levels and a sort many tiles (PoCL's own tiles hold N whole). */
 #define SMALL_WG 8
 #define SMALL_ITEMS 4
@@ -113,6 +114,7 @@ typedef struct fixture {
     cl_mem out2;                     /* clscan_reduce_by_key's keys_out: poisoned until written */
     cl_mem count_buf;                /* clscan_compact_async's count: poisoned until written */
     cl_mem offsets;                  /* clscan_segmented_reduce's: segments of 100 elements */
+    cl_mem edges;                    /* clscan_histogram_range's: HIST_BINS + 1 int32 edges */
     int32_t result;                  /* reduce's result, compact's count: SENTINEL until written */
     size_t count;
     clscan_type type_before;         /* registered before the operation (op.prepare), no fault armed */
@@ -234,7 +236,12 @@ static void setup(fixture *f, const op *o, cache_mode mode)
     for (size_t s = 0; s <= N / 100; s++)
         offsets[s] = 100 * s;
     f->offsets = ref_buffer(f->ctx, sizeof offsets, offsets);
-    assert_true(f->in && f->flags && f->out && f->count_buf && f->offsets && f->out2);
+    int32_t edges[HIST_BINS + 1];
+    for (int b = 0; b < HIST_BINS; b++)
+        edges[b] = (int32_t)((uint32_t)b << 28 ^ 0x80000000u);   /* INT32_MIN + b * 2^28 */
+    edges[HIST_BINS] = INT32_MAX;
+    f->edges = ref_buffer(f->ctx, sizeof edges, edges);
+    assert_true(f->in && f->flags && f->out && f->count_buf && f->offsets && f->edges && f->out2);
     if (o->prepare)
         o->prepare(f);
     reset_buffers(f, o);
@@ -249,6 +256,7 @@ static void teardown(fixture *f)
     clReleaseMemObject(f->count_buf);
     clReleaseMemObject(f->offsets);
     clReleaseMemObject(f->out2);
+    clReleaseMemObject(f->edges);
     clscan_context_release(f->ctx);
     /* Commands hold their queue in some drivers (PoCL) until they are done: counted once idle. */
     if (f->app_queue) {
@@ -283,7 +291,7 @@ static clscan_status seed_alone(void *arg, const void *total, void *seed)
 }
 static clscan_status run_split(fixture *f)
 {
-    const clscan__collective c = {NULL, "split scan", NULL, agree_alone, seed_alone, NULL, NULL, NULL};
+    const clscan__collective c = {NULL, "split scan", NULL, agree_alone, seed_alone, NULL, NULL, NULL, NULL};
     return clscan__scan_collective(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD, 0, &c);
 }
 static clscan_status run_exclusive(fixture *f) { return clscan_exclusive_scan(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD); }
@@ -336,6 +344,15 @@ static clscan_status run_partition(fixture *f)
 static clscan_status run_argmin(fixture *f)
 {
     return clscan_argmin(f->ctx, f->in, N, CLSCAN_INT32, &f->count, &f->result);
+}
+static clscan_status run_hist_even(fixture *f)
+{
+    const int32_t lower = INT32_MIN, upper = INT32_MAX;
+    return clscan_histogram_even(f->ctx, f->in, N, CLSCAN_INT32, &lower, &upper, HIST_BINS, f->out);
+}
+static clscan_status run_hist_range(fixture *f)
+{
+    return clscan_histogram_range(f->ctx, f->in, N, CLSCAN_INT32, f->edges, HIST_BINS, f->out);
 }
 static clscan_status run_sort(fixture *f) { return clscan_sort(f->ctx, f->in, N, CLSCAN_INT32); }
 static clscan_status run_sort_by_key(fixture *f)
@@ -481,6 +498,27 @@ static int check_argmin(fixture *f, char *msg, size_t len)
                          (int)data_in[want]), 0;
     return 1;
 }
+
+/* HIST_BINS counts: even, floor((x - INT32_MIN) * 16 / (2^32 - 1)); by the edges, (x - INT32_MIN) >> 28;
+ * INT32_MAX in neither. */
+static int check_hist(fixture *f, int range, char *msg, size_t len)
+{
+    cl_ulong got[HIST_BINS], want[HIST_BINS] = {0};
+    for (size_t i = 0; i < N; i++) {
+        const uint64_t d = (uint64_t)((int64_t)data_in[i] - INT32_MIN);
+        if (data_in[i] != INT32_MAX)
+            want[range ? d >> 28 : d * HIST_BINS / 0xFFFFFFFFu]++;
+    }
+    if (!ref_read(f->ctx, f->out, sizeof got, got))
+        return snprintf(msg, len, "counts not read"), 0;
+    for (int b = 0; b < HIST_BINS; b++)
+        if (got[b] != want[b])
+            return snprintf(msg, len, "bin %d: %llu, %llu expected", b, (unsigned long long)got[b],
+                            (unsigned long long)want[b]), 0;
+    return 1;
+}
+static int check_hist_even(fixture *f, char *msg, size_t len) { return check_hist(f, 0, msg, len); }
+static int check_hist_range(fixture *f, char *msg, size_t len) { return check_hist(f, 1, msg, len); }
 
 /* The kept elements in order, and nothing written past them. */
 static int check_compact(fixture *f, char *msg, size_t len)
@@ -902,6 +940,10 @@ static const op op_unique_async = {"unique, the count on the device", CLSCAN_STR
                                    run_unique_async, check_unique_async, NULL, NULL};
 static const op op_partition = {"partition", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_partition, check_partition,
                                 NULL, NULL};
+static const op op_hist_even = {"histogram even", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_hist_even, check_hist_even,
+                                NULL, NULL};
+static const op op_hist_range = {"histogram range", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_hist_range,
+                                 check_hist_range, NULL, NULL};
 static const op op_by_key = {"exclusive scan by key", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_by_key,
                              check_by_key, NULL, NULL};
 static const op op_sort = {"sort", CLSCAN_STRATEGY_AUTO, 0, 1, SHAPE_SMALL, run_sort, check_sort, NULL, NULL};
@@ -1000,6 +1042,15 @@ static void test_segmented(void **state)
     walk(&op_unique_async, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_partition, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_partition, FAULT_HOST, NULL, CACHE_WARM);
+}
+
+static void test_histogram(void **state)
+{
+    (void)state;
+    walk(&op_hist_even, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_hist_even, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_hist_range, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_hist_range, FAULT_HOST, NULL, CACHE_WARM);
 }
 
 static void sort_keys_ready(void);
@@ -1248,7 +1299,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         TEST(test_context_cl), TEST(test_context_host), TEST(test_scan_cl),    TEST(test_scan_host),
         TEST(test_compact),    TEST(test_sort),         TEST(test_reduce_sat), TEST(test_build),
-        TEST(test_user_register), TEST(test_user_scan), TEST(test_segmented),
+        TEST(test_user_register), TEST(test_user_scan), TEST(test_segmented), TEST(test_histogram),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

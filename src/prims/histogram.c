@@ -1,0 +1,282 @@
+/* clscan_histogram_even and clscan_histogram_range (histogram.cl): the host's part of the even split (the
+ * float scale and the integer range, computed here so that the device only multiplies), the choice between
+ * local counts per work-group and one global row per launch, and the fold into the caller's ulong counts.
+ * Also the checked, validated pieces clscan_mpi's histogram runs between its agreements (prims.h). */
+#include "prims.h"
+#include <math.h>
+#include <string.h>
+
+/* Bins counted in local memory (uint each) at most: a group zeroes and writes out every bin, so past a
+ * few thousand that costs more than the atomics it saves; 32 KiB also fits every GPU's local memory. */
+#define HIST_LOCAL_BINS 8192
+/* Elements one uint counter may see: a local group's share, or one global launch. */
+#define HIST_MAX_SHARE 0xFFFFFFFFull
+/* Work-groups a compute unit (as the reductions). */
+#define HIST_GROUPS_PER_CU 8
+
+/* What the kernels take to find a bin: the even split's bounds, scale (floats), range = upper - lower
+ * (integers, as ulong) and whether the float range is halved; or the edges. */
+typedef struct hist_rule {
+    cl_mem edges;   /* NULL: even */
+    unsigned char lower[8], upper[8], scale[8];
+    cl_ulong range;
+    cl_uint halves;
+} hist_rule;
+
+/* An integer element widened to 64 bits with its sign (so that differences wrap to distances). */
+static uint64_t widen(const void *p, clscan_type type)
+{
+    switch (type) {
+    case CLSCAN_INT8: return (uint64_t)(int64_t) * (const int8_t *)p;
+    case CLSCAN_UINT8: return *(const uint8_t *)p;
+    case CLSCAN_INT16: return (uint64_t)(int64_t) * (const int16_t *)p;
+    case CLSCAN_UINT16: return *(const uint16_t *)p;
+    case CLSCAN_INT32: return (uint64_t)(int64_t) * (const int32_t *)p;
+    case CLSCAN_UINT32: return *(const uint32_t *)p;
+    case CLSCAN_INT64: return (uint64_t) * (const int64_t *)p;
+    default: return *(const uint64_t *)p;
+    }
+}
+
+/* Whether lower < upper in the type (signed types compare with their sign). */
+static int int_below(uint64_t lower, uint64_t upper, clscan_type type)
+{
+    const int is_signed = type == CLSCAN_INT8 || type == CLSCAN_INT16 || type == CLSCAN_INT32 || type == CLSCAN_INT64;
+    return is_signed ? (int64_t)lower < (int64_t)upper : lower < upper;
+}
+
+/* The bounds of the even split: both given, finite, lower < upper (NaN compares false). */
+static clscan_status check_bounds(clscan_context *ctx, const char *name, clscan_type type, const void *lower,
+                                  const void *upper)
+{
+    if (!lower || !upper)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: %s is NULL", name, !lower ? "lower" : "upper");
+    int ok = 1, finite = 1;
+    if (type == CLSCAN_FLOAT) {
+        float l, u;
+        memcpy(&l, lower, 4), memcpy(&u, upper, 4);
+        ok = l < u, finite = isfinite(l) && isfinite(u);
+    } else if (type == CLSCAN_DOUBLE) {
+        double l, u;
+        memcpy(&l, lower, 8), memcpy(&u, upper, 8);
+        ok = l < u, finite = isfinite(l) && isfinite(u);
+    } else
+        ok = int_below(widen(lower, type), widen(upper, type), type);
+    if (!ok)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: lower must be below upper (neither NaN)", name);
+    if (!finite)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: lower and upper must be finite (an infinite range has "
+                            "no even split)", name);
+    return CLSCAN_SUCCESS;
+}
+
+/* What both functions check: a built-in type, bins > 0, in and counts readable and writable at their
+ * sizes, not overlapping. */
+static clscan_status check_common(clscan_context *ctx, const char *name, cl_mem in, size_t n, clscan_type type,
+                                  size_t bins, cl_mem counts)
+{
+    if (clscan__is_user_value((unsigned)type) && clscan__user_type_of(ctx, type))
+        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s: a registered type has no bins; built-in types only", name);
+    clscan_status st = clscan__check_type_op(ctx, n, type, CLSCAN_ADD);
+    if (st == CLSCAN_SUCCESS && bins == 0)
+        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: bins == 0", name);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_buffer(ctx, in, "in", n, clscan_type_size(type), 1, 0);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_buffer(ctx, counts, "counts", bins, sizeof(cl_ulong), 0, 1);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_overlap(ctx, in, n * clscan_type_size(type), counts, bins * sizeof(cl_ulong), 0);
+    return st;
+}
+
+clscan_status clscan__check_histogram_even(clscan_context *ctx, const char *name, cl_mem in, size_t n,
+                                           clscan_type type, const void *lower, const void *upper, size_t bins,
+                                           cl_mem counts)
+{
+    clscan_status st = check_common(ctx, name, in, n, type, bins, counts);
+    return st == CLSCAN_SUCCESS ? check_bounds(ctx, name, type, lower, upper) : st;
+}
+
+static clscan_status check_range(clscan_context *ctx, const char *name, cl_mem in, size_t n, clscan_type type,
+                                 cl_mem edges, size_t bins, cl_mem counts)
+{
+    clscan_status st = check_common(ctx, name, in, n, type, bins, counts);
+    const size_t elem = clscan_type_size(type);
+    if (st == CLSCAN_SUCCESS && bins == SIZE_MAX)
+        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: bins + 1 edges overflow size_t", name);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_buffer(ctx, edges, "edges", bins + 1, elem, 1, 0);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_overlap(ctx, edges, (bins + 1) * elem, counts, bins * sizeof(cl_ulong), 0);
+    return st;
+}
+
+/* The even split's rule: floats get scale = (T)bins / (upper - lower) rounded in the type, halving both
+ * sides where the difference overflows; integers the range as ulong. */
+static hist_rule even_rule(clscan_type type, const void *lower, const void *upper, size_t bins)
+{
+    hist_rule r;
+    memset(&r, 0, sizeof r);
+    const size_t elem = clscan_type_size(type);
+    memcpy(r.lower, lower, elem), memcpy(r.upper, upper, elem);
+    if (type == CLSCAN_FLOAT) {
+        float l, u, s;
+        memcpy(&l, lower, 4), memcpy(&u, upper, 4);
+        r.halves = isinf(u - l);
+        s = r.halves ? (float)bins / (u * 0.5f - l * 0.5f) : (float)bins / (u - l);
+        memcpy(r.scale, &s, 4);
+    } else if (type == CLSCAN_DOUBLE) {
+        double l, u, s;
+        memcpy(&l, lower, 8), memcpy(&u, upper, 8);
+        r.halves = isinf(u - l);
+        s = r.halves ? (double)bins / (u * 0.5 - l * 0.5) : (double)bins / (u - l);
+        memcpy(r.scale, &s, 8);
+    } else
+        r.range = widen(upper, type) - widen(lower, type);
+    return r;
+}
+
+/* Whether a group's share of n elements can be counted in local memory: the bins fit, and enough groups
+ * can be launched that each sees fewer than 2^32 elements. */
+static int local_path(const clscan_context *ctx, size_t n, size_t bins)
+{
+    return bins <= HIST_LOCAL_BINS && bins * sizeof(cl_uint) <= ctx->info.local_mem &&
+           clscan__tiles(n, HIST_MAX_SHARE) <= CLSCAN__MAX_GROUPS;
+}
+
+/* The kernel arguments from `in` to the bins, for an even or a range kernel. */
+static size_t rule_args(const hist_rule *r, size_t elem, const cl_ulong *bins, clscan__arg *out)
+{
+    size_t k = 0;
+    if (r->edges)
+        out[k++] = CLSCAN__MEM(r->edges);
+    else {
+        out[k++] = (clscan__arg){elem, r->lower};
+        out[k++] = (clscan__arg){elem, r->upper};
+        out[k++] = (clscan__arg){elem, r->scale};
+        out[k++] = CLSCAN__VAL(r->range);
+        out[k++] = CLSCAN__VAL(r->halves);
+    }
+    out[k++] = CLSCAN__VAL(*bins);
+    return k;
+}
+
+/* counts = carry (if carried) + the sum of n_rows rows of bins uints. */
+static clscan_status fold(clscan_context *ctx, const clscan__program *p, cl_mem rows, size_t n_rows, size_t bins,
+                          cl_mem carry, cl_mem counts)
+{
+    cl_ulong rows64 = n_rows, bins64 = bins;
+    cl_uint carried = carry != NULL;
+    const clscan__arg args[] = {CLSCAN__MEM(rows),  CLSCAN__VAL(rows64),  CLSCAN__VAL(bins64),
+                                CLSCAN__MEM(carry), CLSCAN__VAL(carried), CLSCAN__MEM(counts)};
+    return clscan__launch(ctx, p, "clscan_hist_fold", CLSCAN__ARGS(args), clscan__tiles(bins, p->config.wg_size));
+}
+
+/* Local counts: groups enough that each has fewer than 2^32 elements, each share at least a few bins'
+ * worth (a group zeroes and writes every bin), at most HIST_GROUPS_PER_CU a compute unit; one row each. */
+static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl_mem in, size_t n,
+                               const hist_rule *r, size_t bins, cl_mem counts)
+{
+    const size_t wg = p->config.wg_size, cus = ctx->info.compute_units ? ctx->info.compute_units : 1;
+    const size_t share = 16 * wg > 2 * bins ? 16 * wg : 2 * bins, least = clscan__tiles(n, HIST_MAX_SHARE);
+    size_t groups = clscan__tiles(n, share);
+    groups = groups < HIST_GROUPS_PER_CU * cus ? groups : HIST_GROUPS_PER_CU * cus;
+    groups = groups > least ? groups : least;
+    cl_mem rows = NULL;
+    clscan_status st = clscan__scratch(ctx, "histogram rows", groups * bins * sizeof(cl_uint), &rows);
+    cl_ulong n64 = n, per_group = clscan__tiles(n, groups), bins64 = bins;
+    clscan__arg args[12] = {CLSCAN__MEM(in), CLSCAN__VAL(n64), CLSCAN__VAL(per_group)};
+    size_t k = 3 + rule_args(r, p->config.elem, &bins64, args + 3);
+    args[k++] = CLSCAN__MEM(rows);
+    args[k++] = (clscan__arg){bins * sizeof(cl_uint), NULL};   /* the group's local counts */
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__launch(ctx, p, r->edges ? "clscan_hist_range_local" : "clscan_hist_even_local", args, k, groups);
+    return st == CLSCAN_SUCCESS ? fold(ctx, p, rows, groups, bins, NULL, counts) : st;
+}
+
+/* One global row per launch of fewer than 2^32 elements, folded into counts; with more launches than
+ * one, the sums so far wait in scratch (carry) and the last fold writes counts. */
+static clscan_status run_global(clscan_context *ctx, const clscan__program *p, cl_mem in, size_t n,
+                                const hist_rule *r, size_t bins, cl_mem counts)
+{
+    const size_t wg = p->config.wg_size, cus = ctx->info.compute_units ? ctx->info.compute_units : 1;
+    const size_t launches = clscan__tiles(n, HIST_MAX_SHARE);
+    cl_mem row = NULL, sums = NULL;
+    clscan_status st = clscan__scratch(ctx, "histogram rows", bins * sizeof(cl_uint), &row);
+    if (st == CLSCAN_SUCCESS && launches > 1)
+        st = clscan__scratch(ctx, "histogram sums", bins * sizeof(cl_ulong), &sums);
+    cl_ulong bins64 = bins;
+    for (size_t l = 0; st == CLSCAN_SUCCESS && l < launches; l++) {
+        cl_ulong from = (cl_ulong)l * HIST_MAX_SHARE, count = n - from < HIST_MAX_SHARE ? n - from : HIST_MAX_SHARE;
+        clscan__arg args[12] = {CLSCAN__MEM(in), CLSCAN__VAL(from), CLSCAN__VAL(count)};
+        size_t k = 3 + rule_args(r, p->config.elem, &bins64, args + 3);
+        args[k++] = CLSCAN__MEM(row);
+        size_t groups = clscan__tiles((size_t)count, 16 * wg);
+        groups = groups < HIST_GROUPS_PER_CU * cus ? groups : HIST_GROUPS_PER_CU * cus;
+        st = clscan__fill_zero(ctx, row, bins * sizeof(cl_uint));
+        if (st == CLSCAN_SUCCESS)
+            st = clscan__launch(ctx, p, r->edges ? "clscan_hist_range_global" : "clscan_hist_even_global", args, k,
+                                groups);
+        if (st == CLSCAN_SUCCESS)
+            st = fold(ctx, p, row, 1, bins, l > 0 ? sums : NULL, l + 1 == launches ? counts : sums);
+    }
+    return st;
+}
+
+/* Validated, lock held. n == 0 writes zeros (a fold of no rows): a histogram of nothing. */
+static clscan_status hist_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, const hist_rule *r,
+                              size_t bins, cl_mem counts)
+{
+    clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_HIST, type, CLSCAN_ADD, n, clscan__scan_tile(ctx, type));
+    clscan__program *p = NULL;
+    clscan_status st = clscan__get_program(ctx, &cfg, &p);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    if (n == 0)
+        return fold(ctx, p, NULL, 0, bins, NULL, counts);
+    return local_path(ctx, n, bins) ? run_local(ctx, p, in, n, r, bins, counts)
+                                    : run_global(ctx, p, in, n, r, bins, counts);
+}
+
+clscan_status clscan__histogram_even_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, const void *lower,
+                                         const void *upper, size_t bins, cl_mem counts)
+{
+    const hist_rule r = even_rule(type, lower, upper, bins);
+    return hist_run(ctx, in, n, type, &r, bins, counts);
+}
+
+clscan_status clscan_histogram_even(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, const void *lower,
+                                    const void *upper, size_t bins, cl_mem counts)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = clscan__check_histogram_even(ctx, "clscan_histogram_even", in, n, type, lower, upper, bins,
+                                                    counts);
+    if (st == CLSCAN_SUCCESS) {
+        clscan__outputs(ctx, counts, NULL);
+        st = clscan__histogram_even_run(ctx, in, n, type, lower, upper, bins, counts);
+        clscan__outputs(ctx, NULL, NULL);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clscan_status clscan_histogram_range(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, cl_mem edges,
+                                     size_t bins, cl_mem counts)
+{
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    clscan_status st = check_range(ctx, "clscan_histogram_range", in, n, type, edges, bins, counts);
+    if (st == CLSCAN_SUCCESS) {
+        hist_rule r;
+        memset(&r, 0, sizeof r);
+        r.edges = edges;
+        clscan__outputs(ctx, counts, NULL);
+        st = hist_run(ctx, in, n, type, &r, bins, counts);
+        clscan__outputs(ctx, NULL, NULL);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
