@@ -1,7 +1,9 @@
 /* Segmented scans: a scan that starts again at every segment head, as one scan of (head, value) pairs
  * (segmented.clh). Heads come from a byte per element (heads[i] != 0), or, with
  * CLSCAN_SEG_KEY_BYTES, from keys: element i starts a segment where its key's bits differ from those
- * of element i - 1. Element 0 always starts one.
+ * of element i - 1. Element 0 always starts one, except where the launch says it continues the segment
+ * before the slice (byte heads only: clscan_mpi, for a slice whose rank is not the first); then it starts
+ * one only where its head says so, and what precedes it in its segment is the launch's carry.
  * clscan_seg_scan_single_pass reads each value and mark once and writes each output once: a tile that
  * holds a head knows its inclusive prefix (the part from its last head) before it looks back and
  * publishes it at once, so a look-back never walks past the nearest tile with a head; the tiles it
@@ -22,12 +24,13 @@ typedef CLSCAN_MOVED_STRUCT(CLSCAN_SEG_KEY_BYTES) clscan_seg_mark;
 #define CLSCAN_SEG_KEY_STRUCT
 #endif
 
-/* Whether element g < n starts a segment. */
-uint clscan_seg_head_at(__global const clscan_seg_mark *marks, ulong g)
+/* Whether element g < n starts a segment (continues: element 0 only where its head says so). */
+uint clscan_seg_head_at(__global const clscan_seg_mark *marks, ulong g, uint continues)
 {
 #if !defined(CLSCAN_SEG_KEY_BYTES)
-    return g == 0 || marks[g] != 0;
+    return (g == 0 && !continues) || marks[g] != 0;
 #elif defined(CLSCAN_SEG_KEY_STRUCT)
+    (void)continues;
     if (g == 0)
         return 1;
     const clscan_seg_mark a = marks[g - 1], b = marks[g];
@@ -36,6 +39,7 @@ uint clscan_seg_head_at(__global const clscan_seg_mark *marks, ulong g)
         differ |= a.b[k] != b.b[k];
     return differ;
 #else
+    (void)continues;
     return g == 0 || marks[g - 1] != marks[g];
 #endif
 }
@@ -68,8 +72,9 @@ int clscan_seg_differ(clscan_seg_mark a, clscan_seg_mark b)
 /* The head bits of the work-item's run from the tile's keys, read coalesced into stage. Ends with a
  * barrier: stage is free again. */
 void clscan_seg_run_heads(__global const clscan_seg_mark *marks, ulong base, ulong n, uint hm[CLSCAN_SEG_WORDS],
-                          __local clscan_seg_mark *stage)
+                          __local clscan_seg_mark *stage, uint continues)
 {
+    (void)continues;   /* keys only */
     const uint lid = get_local_id(0);
     for (uint i = 0; i < CLSCAN_ITEMS; i++) {
         const uint idx = i * CLSCAN_WG_SIZE + lid;
@@ -94,7 +99,7 @@ void clscan_seg_run_heads(__global const clscan_seg_mark *marks, ulong base, ulo
 /* The head bits of the work-item's run (0 past n). Byte heads of a whole run come as 16-byte vectors
  * where buffers start on 16 bytes (CLSCAN_SEG_HEADS16), so a group's loads are contiguous. */
 void clscan_seg_run_heads(__global const clscan_seg_mark *marks, ulong base, ulong n, uint hm[CLSCAN_SEG_WORDS],
-                          __local clscan_seg_mark *stage)
+                          __local clscan_seg_mark *stage, uint continues)
 {
     (void)stage;
     const ulong first = base + (ulong)get_local_id(0) * CLSCAN_ITEMS;
@@ -108,13 +113,13 @@ void clscan_seg_run_heads(__global const clscan_seg_mark *marks, ulong base, ulo
             for (uint k = 0; k < 16; k++)
                 hm[(16 * j + k) / 32] |= (uint)(b[k] != 0) << ((16 * j + k) % 32);
         }
-        hm[0] |= first == 0;
+        hm[0] |= first == 0 && !continues;
         return;
     }
 #endif
     const uint len = clscan_seg_len(first, n);
     for (uint i = 0; i < len; i++)
-        hm[i / 32] |= clscan_seg_head_at(marks, first + i) << (i % 32);
+        hm[i / 32] |= clscan_seg_head_at(marks, first + i, continues) << (i % 32);
 }
 #endif
 #endif
@@ -122,12 +127,12 @@ void clscan_seg_run_heads(__global const clscan_seg_mark *marks, ulong base, ulo
 /* The run read from global memory as one pair: whether it holds a head, and its elements from its
  * last head on (all of them if none). */
 clscan_seg_pair clscan_seg_run_fold(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong first,
-                                    ulong n)
+                                    ulong n, uint continues)
 {
     clscan_seg_pair acc = clscan_seg_none();
     const uint len = clscan_seg_len(first, n);
     for (uint i = 0; i < len; i++) {
-        const uint head = clscan_seg_head_at(marks, first + i);
+        const uint head = clscan_seg_head_at(marks, first + i, continues);
         const CLSCAN_T x = in[first + i];
         acc.value = head ? x : CLSCAN_OP(acc.value, x);
         acc.head |= head;
@@ -137,13 +142,14 @@ clscan_seg_pair clscan_seg_run_fold(__global const CLSCAN_T *in, __global const 
 
 /* The run as one pair (streamed: clscan_seg_run_fold; held: from registers). */
 clscan_seg_pair clscan_seg_run_reduce(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong first,
-                                      ulong n, const clscan_wg_held v[CLSCAN_WG_HELD], const uint hm[CLSCAN_SEG_WORDS])
+                                      ulong n, const clscan_wg_held v[CLSCAN_WG_HELD], const uint hm[CLSCAN_SEG_WORDS],
+                                      uint continues)
 {
 #if defined(CLSCAN_ITEMS_STREAM)
     (void)v, (void)hm;
-    return clscan_seg_run_fold(in, marks, first, n);
+    return clscan_seg_run_fold(in, marks, first, n, continues);
 #else
-    (void)in, (void)marks, (void)first, (void)n;
+    (void)in, (void)marks, (void)first, (void)n, (void)continues;
     return clscan_seg_items_reduce(v, hm);
 #endif
 }
@@ -153,20 +159,20 @@ clscan_seg_pair clscan_seg_run_reduce(__global const CLSCAN_T *in, __global cons
  * is written). */
 void clscan_seg_run_scan(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks,
                          __global CLSCAN_T *out, ulong first, ulong n, clscan_wg_held v[CLSCAN_WG_HELD],
-                         const uint hm[CLSCAN_SEG_WORDS], CLSCAN_T run, uint exclusive)
+                         const uint hm[CLSCAN_SEG_WORDS], CLSCAN_T run, uint exclusive, uint continues)
 {
 #if defined(CLSCAN_ITEMS_STREAM)
     (void)v, (void)hm;
     const uint len = clscan_seg_len(first, n);
     for (uint i = 0; i < len; i++) {
-        const uint head = clscan_seg_head_at(marks, first + i);
+        const uint head = clscan_seg_head_at(marks, first + i, continues);
         const CLSCAN_T x = in[first + i];
         const CLSCAN_T before = head ? CLSCAN_IDENTITY : run;
         run = CLSCAN_OP(before, x);
         out[first + i] = exclusive ? before : run;
     }
 #else
-    (void)in, (void)marks, (void)out, (void)first, (void)n;
+    (void)in, (void)marks, (void)out, (void)first, (void)n, (void)continues;
     clscan_seg_items_scan(v, hm, run, exclusive);
 #endif
 }
@@ -177,25 +183,26 @@ void clscan_seg_run_scan(__global const CLSCAN_T *in, __global const clscan_seg_
 clscan_seg_pair clscan_seg_tile_up(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong base,
                                    ulong n, clscan_wg_held v[CLSCAN_WG_HELD], uint hm[CLSCAN_SEG_WORDS],
                                    __local uchar *stage, __local clscan_seg_scratch *s, __local uint *first_head,
-                                   clscan_seg_pair *total)
+                                   clscan_seg_pair *total, uint continues)
 {
     const ulong first = base + (ulong)get_local_id(0) * CLSCAN_ITEMS;
 #if defined(CLSCAN_ITEMS_STREAM)
     (void)stage;
     if (get_local_id(0) == 0)
-        *first_head = clscan_seg_head_at(marks, base);
+        *first_head = clscan_seg_head_at(marks, base, continues);
 #else
-    clscan_seg_run_heads(marks, base, n, hm, (__local clscan_seg_mark *)stage);
+    clscan_seg_run_heads(marks, base, n, hm, (__local clscan_seg_mark *)stage, continues);
     clscan_wg_load_tile(in, base, n, v, (__local CLSCAN_T *)stage);
     if (get_local_id(0) == 0)
         *first_head = hm[0] & 1u;
 #endif
-    return clscan_seg_wg_scan(clscan_seg_run_reduce(in, marks, first, n, v, hm), s, total);
+    return clscan_seg_wg_scan(clscan_seg_run_reduce(in, marks, first, n, v, hm, continues), s, total);
 }
 
-/* The look-back's fallback (lookback.clh): tile j as a pair, from the values (src) and marks (aux);
- * a tile with a head gives its inclusive prefix (closed). Streams every run from global memory, as
- * CPUs do, whatever the device. */
+/* The look-back's fallback (lookback.clh): tile j as a pair, from the values (src) and marks (aux;
+ * sizes: n and whether element 0 continues); a tile with a head gives its inclusive prefix (closed), and
+ * so does tile 0, whose prefix is the carry. Streams every run from global memory, as CPUs do, whatever
+ * the device. */
 CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void *aux, ulong j, ulong2 sizes,
                                   __local void *scratch)
 {
@@ -204,26 +211,33 @@ CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void 
     const ulong first = j * CLSCAN_TILE + (ulong)get_local_id(0) * CLSCAN_ITEMS;
     __local clscan_seg_scratch *s = (__local clscan_seg_scratch *)scratch;
     clscan_seg_pair total;
-    clscan_seg_wg_scan(clscan_seg_run_fold(in, marks, first, sizes.s0), s, &total);
+    clscan_seg_wg_scan(clscan_seg_run_fold(in, marks, first, sizes.s0, (uint)sizes.s1), s, &total);
     if (get_local_id(0) == 0)
-        s->closed = total.head;   /* read after the fallback's barrier (lookback.clh) */
-    return total.value;
+        s->closed = total.head || j == 0;   /* read after the fallback's barrier (lookback.clh) */
+    return total.head || j > 0 ? total.value : CLSCAN_OP(s->carry, total.value);
 }
 
 /* One launch: tiles are taken from the launch's counter (lookback.clh). A tile with a head publishes
  * its inclusive prefix at once; one without publishes its total, looks back and publishes its
  * prefix. Either looks back (unless its first element is a head) for the part before its first
- * head. num_tiles < 2^31. */
+ * head. Tile 0's prefix is the carry (the identity but where element 0 continues a segment: clscan_mpi),
+ * so it publishes its inclusive prefix at once too, and the published prefixes carry it. With total
+ * (clscan_mpi's first pass) nothing goes to out: the tiles with a head set total->head, and the last
+ * tile stores its inclusive prefix, the slice's values from its last head on, in total->value (total
+ * is zeroed by the host). num_tiles < 2^31. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_seg_scan_single_pass(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks,
                                  __global CLSCAN_T *out, __global clscan_sp_word *status, __global uint *counters,
-                                 ulong n, ulong num_tiles, uint exclusive, uint epoch, uint in_place)
+                                 ulong n, ulong num_tiles, uint exclusive, uint epoch, uint in_place, CLSCAN_T carry,
+                                 uint continues, __global clscan_seg_pair *total_out)
 {
     __local uchar clscan_stage[CLSCAN_SEG_STAGE_BYTES] __attribute__((aligned(16)));
     __local clscan_seg_scratch clscan_scratch;
     __local clscan_sp_shared clscan_sh;
     __local uint clscan_next, clscan_first_head;
     const uint lid = get_local_id(0);
+    if (lid == 0)
+        clscan_scratch.carry = carry;   /* for the fallback; seen past clscan_sp_take_tile's barrier */
     clscan_sp_launch_start(counters, epoch);
     for (;;) {
         const ulong t = clscan_sp_take_tile(counters, epoch, &clscan_next);
@@ -233,20 +247,27 @@ void clscan_seg_scan_single_pass(__global const CLSCAN_T *in, __global const cls
         clscan_wg_held v[CLSCAN_WG_HELD];
         uint hm[CLSCAN_SEG_WORDS];
         clscan_seg_pair total, excl = clscan_seg_tile_up(in, marks, base, n, v, hm, clscan_stage, &clscan_scratch,
-                                                         &clscan_first_head, &total);
-        CLSCAN_T prefix = CLSCAN_IDENTITY;
-        if (total.head && lid == 0)
-            clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, total.value);
-        if (!total.head && lid == 0)
-            clscan_sp_publish(status, t, CLSCAN_SP_FLAG_A, epoch, total.value);
-        if (!clscan_first_head)
-            prefix = clscan_sp_look_back(in, marks, (ulong2)(n, 0), status, t, epoch, in_place, &counters[2], &clscan_sh,
-                                         &clscan_scratch);
-        if (!total.head && lid == 0)
+                                                         &clscan_first_head, &total, continues);
+        const uint known = total.head || t == 0;   /* its inclusive prefix needs no look-back */
+        CLSCAN_T prefix = t == 0 ? carry : CLSCAN_IDENTITY;
+        if (lid == 0)
+            clscan_sp_publish(status, t, known ? CLSCAN_SP_FLAG_P : CLSCAN_SP_FLAG_A, epoch,
+                              known && !total.head ? CLSCAN_OP(carry, total.value) : total.value);
+        if (!clscan_first_head && t > 0)
+            prefix = clscan_sp_look_back(in, marks, (ulong2)(n, (ulong)continues), status, t, epoch, in_place, &counters[2],
+                                         &clscan_sh, &clscan_scratch);
+        if (!known && lid == 0)
             clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(prefix, total.value));
+        if (total_out) {
+            if (lid == 0 && total.head)
+                atomic_or(&total_out->head, 1u);
+            if (lid == 0 && t + 1 == num_tiles)
+                total_out->value = total.head ? total.value : CLSCAN_OP(prefix, total.value);
+            continue;
+        }
         clscan_sp_published_group(in_place);   /* before the tile's outputs (lookback.clh, "in place") */
         const CLSCAN_T run = excl.head ? excl.value : CLSCAN_OP(prefix, excl.value);
-        clscan_seg_run_scan(in, marks, out, base + (ulong)lid * CLSCAN_ITEMS, n, v, hm, run, exclusive);
+        clscan_seg_run_scan(in, marks, out, base + (ulong)lid * CLSCAN_ITEMS, n, v, hm, run, exclusive, continues);
 #if !defined(CLSCAN_ITEMS_STREAM)
         clscan_wg_store_tile(out, base, n, v, (__local CLSCAN_T *)clscan_stage);
 #endif

@@ -28,6 +28,18 @@ CLSCAN_API clscan_status clscan_mpi_inclusive_scan(clscan_context *ctx, MPI_Comm
                                                    size_t n, clscan_type type, clscan_op op);
 CLSCAN_API clscan_status clscan_mpi_exclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem out,
                                                    size_t n, clscan_type type, clscan_op op);
+/* Segmented scans of the concatenation (heads: n cl_uchar a rank; a segment starts at rank 0's element 0
+ * and wherever heads[i] != 0): a segment may span ranks, and a rank whose slice has no head at its
+ * element 0 continues the segment of the ranks before it (a rank with n == 0 passes it on). Exclusive: the
+ * first element of each segment gets the identity, but element 0 of a continued segment gets what
+ * precedes it. in == out allowed. Every operator, registered ones too, is combined on the devices, earlier
+ * ranks on the left. */
+CLSCAN_API clscan_status clscan_mpi_segmented_inclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in,
+                                                             cl_mem heads, cl_mem out, size_t n, clscan_type type,
+                                                             clscan_op op);
+CLSCAN_API clscan_status clscan_mpi_segmented_exclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in,
+                                                             cl_mem heads, cl_mem out, size_t n, clscan_type type,
+                                                             clscan_op op);
 /* The reduction of all slices, delivered to every rank (one element of the type at *result). */
 CLSCAN_API clscan_status clscan_mpi_reduce(clscan_context *ctx, MPI_Comm comm, cl_mem in, size_t n,
                                            clscan_type type, clscan_op op, void *result);

@@ -42,5 +42,12 @@ CLSCAN_API clscan_status clscan__reduce_collective(clscan_context *ctx, cl_mem i
 CLSCAN_API clscan_status clscan__compact_collective(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out,
                                                     size_t n, clscan_type type, size_t *count,
                                                     const clscan__collective *c);
+/* The segmented scan by byte heads: checks -> agree -> this rank's pair (clscan__segscan_total) -> agree
+ * -> every rank's pair gathered, those before this rank folded on this device -> agree -> the scan
+ * seeded with that carry (clscan__segscan_run; a rank other than the first continues the segment of
+ * the ranks before it) -> agree. */
+CLSCAN_API clscan_status clscan__segscan_collective(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out,
+                                                    size_t n, clscan_type type, clscan_op op, int exclusive,
+                                                    const clscan__collective *c);
 
 #endif /* CLSCAN_COLLECTIVE_H */

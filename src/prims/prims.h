@@ -20,6 +20,17 @@ clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags
 /* Writes *count only on success. */
 clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                   clscan_type type, size_t *count);
+/* Segmented scans by byte heads split around a step off the device (clscan_mpi). Validated, n > 0, lock
+ * held. The slice's pair, nothing written to an output: *has_head whether any heads[i] != 0 (element 0
+ * too only by its byte) and, at value, the reduction of the values from the last head on (of all of them
+ * if none). The scan into out; where continues, element 0 starts a segment only where heads[0] != 0 and
+ * the elements before the first head follow carry (one element; exclusive: element 0 gets it). */
+clscan_status clscan__check_segscan(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n,
+                                    clscan_type type, clscan_op op);
+clscan_status clscan__segscan_total(clscan_context *ctx, cl_mem in, cl_mem heads, size_t n, clscan_type type,
+                                    clscan_op op, void *value, int *has_head);
+clscan_status clscan__segscan_run(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n, clscan_type type,
+                                  clscan_op op, int exclusive, const void *carry, int continues);
 
 /* ---- geometry: pure size arithmetic, checked to n = 2^40 by test_host -------------------------- */
 /* Reductions: tiles, tiles a group and groups for n elements at tile, at most 8 groups a compute unit
