@@ -200,9 +200,9 @@ clscan_seg_pair clscan_seg_tile_up(__global const CLSCAN_T *in, __global const c
 }
 
 /* The look-back's fallback (lookback.clh): tile j as a pair, from the values (src) and marks (aux;
- * sizes: n and whether element 0 continues); a tile with a head gives its inclusive prefix (closed), and
- * so does tile 0, whose prefix is the carry. Streams every run from global memory, as CPUs do, whatever
- * the device. */
+ * sizes: n and whether element 0 continues); a tile with a head gives its inclusive prefix (closed).
+ * Tile 0 without one gives it too, the carry folded in, as it publishes it: the walk ends there anyway.
+ * Streams every run from global memory, as CPUs do, whatever the device. */
 CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void *aux, ulong j, ulong2 sizes,
                                   __local void *scratch)
 {
@@ -213,7 +213,7 @@ CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void 
     clscan_seg_pair total;
     clscan_seg_wg_scan(clscan_seg_run_fold(in, marks, first, sizes.s0, (uint)sizes.s1), s, &total);
     if (get_local_id(0) == 0)
-        s->closed = total.head || j == 0;   /* read after the fallback's barrier (lookback.clh) */
+        s->closed = total.head;   /* read after the fallback's barrier (lookback.clh) */
     return total.head || j > 0 ? total.value : CLSCAN_OP(s->carry, total.value);
 }
 
