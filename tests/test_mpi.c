@@ -4,7 +4,9 @@
  * (every rank gets the same status, no output changes, the next call works); a registered operator
  * that does not commute (affine maps mod 2^16) through the scans and the reduction, and ranks that pass
  * different registered operators or one their context lacks; a registered 12-byte struct (affine maps
- * mod 2^32 with a count) through the scans and the reduction. Every rank checks, then
+ * mod 2^32 with a count) through the scans and the reduction; the segmented scans (heads: none, all, at
+ * slice starts, segments over three ranks, 1 in 4, at slice ends) at int32 add, float mul and affine16,
+ * with the look-back forced onto its fallback and in the other item mode. Every rank checks, then
  * the ranks agree on the verdict before asserting, so that they leave each test together.
  * Rank 0's seed is broadcast; $CLSCAN_TEST_SEED replays. The quick tier (3 ranks) takes the operators of
  * tier_op (tier.h), whose programs the one-device tests have built. */

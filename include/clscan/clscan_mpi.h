@@ -1,6 +1,7 @@
-/* clscan_mpi: the scans, the reduction and the compaction over data spread across MPI ranks, one
- * device a rank (the contract is the "Scale-out over MPI" part of shared/API.md). Each rank does its
- * heavy work on its own device with the one-device kernels; one value a rank crosses the network.
+/* clscan_mpi: the scans (segmented ones too), the reduction and the compaction over data spread across
+ * MPI ranks, one device a rank (the contract is the "Scale-out over MPI" part of shared/API.md). Each
+ * rank does its heavy work on its own device with the one-device kernels; one value a rank crosses the
+ * network.
  * Every function is collective over comm: every rank of comm calls it, and all return the same status.
  * MPI is called from the calling thread (with the context's lock held): a program that calls these from
  * several threads needs MPI initialised with MPI_THREAD_MULTIPLE.
