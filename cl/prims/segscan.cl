@@ -254,8 +254,8 @@ void clscan_seg_scan_single_pass(__global const CLSCAN_T *in, __global const cls
             clscan_sp_publish(status, t, known ? CLSCAN_SP_FLAG_P : CLSCAN_SP_FLAG_A, epoch,
                               known && !total.head ? CLSCAN_OP(carry, total.value) : total.value);
         if (!clscan_first_head && t > 0)
-            prefix = clscan_sp_look_back(in, marks, (ulong2)(n, (ulong)continues), status, t, epoch, in_place, &counters[2],
-                                         &clscan_sh, &clscan_scratch);
+            prefix = clscan_sp_look_back(in, marks, (ulong2)(n, (ulong)continues), status, t, epoch, in_place,
+                                         &counters[2], &clscan_sh, &clscan_scratch);
         if (!known && lid == 0)
             clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, CLSCAN_OP(prefix, total.value));
         if (total_out) {
