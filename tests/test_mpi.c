@@ -5,7 +5,9 @@
  * (every rank gets the same status, no output changes, the next call works); a registered operator
  * that does not commute (affine maps mod 2^16) through the scans and the reduction, and ranks that pass
  * different registered operators or one their context lacks; a registered 12-byte struct (affine maps
- * mod 2^32 with a count) through the scans and the reduction. Every rank checks, then
+ * mod 2^32 with a count) through the scans and the reduction; the segmented scans (heads: none, all, at
+ * slice starts, segments over three ranks, 1 in 4, at slice ends) at int32 add, float mul and affine16,
+ * with the look-back forced onto its fallback and in the other item mode. Every rank checks, then
  * the ranks agree on the verdict before asserting, so that they leave each test together.
  * Rank 0's seed is broadcast; $CLSCAN_TEST_SEED replays. The quick tier (3 ranks) takes the operators of
  * tier_op (tier.h), whose programs the one-device tests have built. */
@@ -34,13 +36,17 @@ static int all_ranks(int ok)
 }
 
 /* Slice lengths: rank r takes pattern[(r + shift) % 6], so that with 3 or 4 ranks every kind of slice
- * sits somewhere, first and last included, over the shifts a test runs. */
+ * sits somewhere, first and last included, over the shifts a test runs; tile: that of the program. */
+static size_t tile_slice_len(size_t tile, int r, int shift)
+{
+    const size_t pattern[6] = {0, 1, tile - 1, tile, tile + 1, 3 * tile + 7 + (ref_quick() ? 0 : 20000)};
+    return pattern[(size_t)(r + shift) % 6];
+}
+
 static size_t slice_len(clscan_type type, int r, int shift)
 {
     clscan__tuning t = clscan__scan_tile(ctx, type);
-    size_t tile = (size_t)t.wg_size * t.items;
-    const size_t pattern[6] = {0, 1, tile - 1, tile, tile + 1, 3 * tile + 7 + (ref_quick() ? 0 : 20000)};
-    return pattern[(size_t)(r + shift) % 6];
+    return tile_slice_len((size_t)t.wg_size * t.items, r, shift);
 }
 
 /* The whole concatenation, the same on every rank (one generator from the shared seed), and where this
@@ -50,11 +56,11 @@ typedef struct global_data {
     size_t total, first, n, elem;
 } global_data;
 
-static global_data make_data(clscan_type type, clscan_op op, int shift, uint64_t salt)
+static global_data tile_data(size_t tile, clscan_type type, clscan_op op, int shift, uint64_t salt)
 {
     global_data g = {NULL, 0, 0, 0, clscan_type_size(type)};
     for (int r = 0; r < ranks; r++) {
-        size_t len = slice_len(type, r, shift);
+        size_t len = tile_slice_len(tile, r, shift);
         if (r == rank)
             g.first = g.total, g.n = len;
         g.total += len;
@@ -64,6 +70,12 @@ static global_data make_data(clscan_type type, clscan_op op, int shift, uint64_t
     uint64_t rng = seed ^ salt;
     ref_fill(g.all, g.total, type, op, &rng);
     return g;
+}
+
+static global_data make_data(clscan_type type, clscan_op op, int shift, uint64_t salt)
+{
+    clscan__tuning t = clscan__scan_tile(ctx, type);
+    return tile_data((size_t)t.wg_size * t.items, type, op, shift, salt);
 }
 
 /* One global scan; 1 when every rank's part matches the reference and in stayed as it was. */
@@ -445,8 +457,167 @@ static void test_registered_op_mismatch(void **state)
     assert_true(user_mismatch_case(1));
 }
 
-/* One rank passes an output too small for its n (or no context at all): every rank gets
- * CLSCAN_INVALID_ARGUMENT and a message, no output changes anywhere, and the next call works. */
+/* ---- segmented scans ------------------------------------------------------------------------------ */
+/* Heads over the concatenation, knowing where the slices start: none at all; all; at every slice's
+ * element 0 only; 1 in 16 in the even ranks' slices past their element 0 and none in the odd ranks' (a
+ * segment from rank r runs through rank r + 1 into rank r + 2: it spans three ranks, more where slices
+ * are empty); 1 in 4 anywhere; only at every slice's last element (each rank's pair holds a head, and
+ * the carry is the last rank's value alone). Heads are any non-zero byte. */
+enum seg_heads { SEG_NONE, SEG_ALL, SEG_SLICE_STARTS, SEG_EVEN_RANKS, SEG_QUARTER, SEG_SLICE_ENDS, SEG_PATTERNS };
+static const char *const seg_names[] = {"no heads", "all heads", "heads at slice starts", "heads in even ranks",
+                                        "1 in 4", "heads at slice ends"};
+
+static unsigned char *seg_heads(enum seg_heads p, int shift, size_t tile, size_t total, uint64_t salt)
+{
+    unsigned char *h = malloc(total + 1);
+    assert_non_null(h);
+    uint64_t rng = seed ^ salt;
+    size_t start = 0;
+    for (int r = 0; r < ranks; r++) {
+        const size_t len = tile_slice_len(tile, r, shift);
+        for (size_t i = 0; i < len; i++) {
+            const uint64_t x = ref_next(&rng);
+            int head = p == SEG_ALL || (p == SEG_SLICE_STARTS && i == 0) || (p == SEG_QUARTER && x % 4 == 0) ||
+                       (p == SEG_EVEN_RANKS && r % 2 == 0 && i > 0 && x % 16 == 0) || (p == SEG_SLICE_ENDS && i + 1 == len);
+            h[start + i] = head ? (unsigned char)(1 + (x >> 8) % 255) : 0;
+        }
+        start += len;
+    }
+    return h;
+}
+
+/* Every segment of the concatenation (global element 0 starts one whatever its byte) against a scan of
+ * its own: the CPU reference for a built-in operator, the sequential composition for affine16. */
+static int seg_check(const unsigned char *all, const unsigned char *h, const unsigned char *got, size_t total,
+                     clscan_type type, clscan_op op, int user, int exclusive, char *msg, size_t len)
+{
+    const size_t elem = clscan_type_size(type);
+    size_t start = 0;
+    for (size_t i = 1; i <= total; i++) {
+        if (i < total && !h[i])
+            continue;
+        uint32_t acc = AFFINE16_ID;
+        for (size_t k = start; user && k < i; k++) {
+            uint32_t x, g;
+            memcpy(&x, all + k * 4, 4), memcpy(&g, got + k * 4, 4);
+            const uint32_t before = acc;
+            acc = affine16(acc, x);
+            if (g != (exclusive ? before : acc)) {
+                snprintf(msg, len, "element %zu: %#x, want %#x", k, g, exclusive ? before : acc);
+                return 0;
+            }
+        }
+        if (!user && !ref_check_scan(all + start * elem, got + start * elem, i - start, type, op, exclusive, msg, len)) {
+            const size_t used = strlen(msg);
+            snprintf(msg + used, len - used, " (in the segment from %zu)", start);
+            return 0;
+        }
+        start = i;
+    }
+    return 1;
+}
+
+/* Every rank's bytes of part, in rank order, into all on rank 0. */
+static void gather_parts(const void *part, size_t bytes, void *all)
+{
+    int counts[64], displs[64], my_bytes = (int)bytes;
+    MPI_Gather(&my_bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int r = 0, at = 0; rank == 0 && r < ranks; r++)
+        displs[r] = at, at += counts[r];
+    MPI_Gatherv((void *)part, my_bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+/* One global segmented scan (op: built-in, or affine16 on uint32); 1 when rank 0 finds every segment of
+ * the gathered parts right and every rank's in and heads stayed as they were. */
+static int seg_case(clscan_type type, clscan_op op, int exclusive, int in_place, int shift, enum seg_heads p)
+{
+    clscan__tuning t = clscan__segscan_tile(ctx, type, 0);
+    const size_t tile = (size_t)t.wg_size * t.items;
+    const int user = op == affine && registered;   /* affine's value differs between ranks: not in the salt */
+    const uint64_t salt = 0x5e90ull << 48 | (uint64_t)(type * 8 + (user ? 7 : (int)op)) << 24 |
+                          (uint64_t)(p * 16 + shift * 4 + exclusive * 2 + in_place);
+    global_data g = tile_data(tile, type, user ? CLSCAN_ADD : op, shift, salt);
+    for (size_t i = 0; user && i < g.total; i++)
+        ((uint32_t *)g.all)[i] |= 0x10000u;   /* odd multipliers, as affine_data */
+    unsigned char *h = seg_heads(p, shift, tile, g.total, salt), *mine = g.all + g.first * g.elem;
+    const size_t bytes = g.n * g.elem;
+    cl_mem in = ref_buffer(ctx, bytes + 8, mine), heads = ref_buffer(ctx, g.n + 8, h + g.first);
+    cl_mem out = in_place ? in : ref_buffer(ctx, bytes + 8, NULL);
+    clscan_status st = exclusive ? clscan_mpi_segmented_exclusive_scan(ctx, MPI_COMM_WORLD, in, heads, out, g.n, type, op)
+                                 : clscan_mpi_segmented_inclusive_scan(ctx, MPI_COMM_WORLD, in, heads, out, g.n, type, op);
+    unsigned char *got = malloc(g.total * g.elem + 8), *after = malloc(bytes + g.n + 8);
+    assert_true(got && after);
+    int ok = st == CLSCAN_SUCCESS && ref_read(ctx, heads, g.n, after) && memcmp(after, h + g.first, g.n) == 0 &&
+             (in_place || (ref_read(ctx, in, bytes, after) && memcmp(after, mine, bytes) == 0)) &&
+             ref_read(ctx, out, bytes, after);
+    gather_parts(after, bytes, got);
+    char msg[256] = "";
+    if (rank == 0 && ok && !seg_check(g.all, h, got, g.total, type, op, user, exclusive, msg, sizeof msg))
+        ok = 0;
+    if (!ok)
+        print_error("rank %d: segmented %s %s %s%s, %s, shift %d (slice %zu at %zu of %zu): %s %s %s\n", rank,
+                    ref_type_name(type), user ? "affine16" : ref_op_name(op),
+                    exclusive ? "exclusive" : "inclusive", in_place ? " in place" : "", seg_names[p], shift, g.n,
+                    g.first, g.total, clscan_status_string(st), clscan_last_error(ctx), msg);
+    clReleaseMemObject(in), clReleaseMemObject(heads);
+    if (!in_place)
+        clReleaseMemObject(out);
+    free(got), free(after), free(h), free(g.all);
+    return all_ranks(ok);
+}
+
+/* Every head pattern at two slice layouts, inclusive and exclusive, in place every third call: int32
+ * add, float mul (the quick tier's segmented float program) and, after test_registered_op, affine16,
+ * which does not commute. */
+static void test_segmented(void **state)
+{
+    (void)state;
+    int failures = 0, call = 0;
+    for (int p = 0; p < SEG_PATTERNS; p++)
+        for (int k = 0; k < 2; k++, call++) {
+            const int shift = (p + 3 * k) % 6, exclusive = (p + k) % 2, in_place = call % 3 == 2;
+            failures += !seg_case(CLSCAN_INT32, CLSCAN_ADD, exclusive, in_place, shift, (enum seg_heads)p);
+            failures += !seg_case(CLSCAN_INT32, CLSCAN_ADD, !exclusive, 0, (shift + 1) % 6, (enum seg_heads)p);
+            if (all_ranks(clscan__device_supports_type(&ctx->info, CLSCAN_FLOAT)))
+                failures += !seg_case(CLSCAN_FLOAT, CLSCAN_MUL, exclusive, in_place, (shift + 2) % 6, (enum seg_heads)p);
+            if (registered)
+                failures += !seg_case(CLSCAN_UINT32, affine, exclusive, in_place, shift, (enum seg_heads)p);
+        }
+    assert_int_equal(failures, 0);
+}
+
+/* The other paths at int32 add, every head pattern: the look-back forced onto its fallback (a tile after
+ * the first recomputes tile 0, whose prefix is the carry; some rank must have taken it) and the other
+ * item mode (held in registers, as on GPUs, where this device streams; 16 items: the heads' vector
+ * loads, element 0 among them). */
+static void test_segmented_paths(void **state)
+{
+    (void)state;
+    int failures = 0, took = 0, any = 0;
+    unsigned long before = 0, after = 0;
+    assert_int_equal(clscan_tuning_fallbacks(ctx, &before), CLSCAN_SUCCESS);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
+    for (int p = 0; p < SEG_PATTERNS; p++)
+        failures += !seg_case(CLSCAN_INT32, CLSCAN_ADD, p % 2, p % 3 == 2, p, (enum seg_heads)p);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
+    assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
+    took = after > before;
+    MPI_Allreduce(&took, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    const int stream = clscan__segscan_tile(ctx, CLSCAN_INT32, 0).stream;
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
+    if (stream)
+        test_set_tile(ctx, 64, 16);
+    for (int p = 0; p < SEG_PATTERNS; p++)
+        failures += !seg_case(CLSCAN_INT32, CLSCAN_ADD, (p + 1) % 2, p % 3 == 1, (p + 2) % 6, (enum seg_heads)p);
+    test_set_tile(ctx, 0, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+    assert_int_equal(failures, 0);
+    assert_true(any);
+}
+
+/* One rank passes an output too small for its n (or no context at all; the segmented exclusive scan:
+ * heads too small): every rank gets CLSCAN_INVALID_ARGUMENT and a message, no output changes anywhere,
+ * and the next call works. */
 static void bad_call(int bad_rank, int no_context)
 {
     const size_t n = 1000, bytes = n * 4;
@@ -454,20 +625,22 @@ static void bad_call(int bad_rank, int no_context)
     uint64_t rng = seed ^ 0xbadull;
     ref_fill(data, n, CLSCAN_INT32, CLSCAN_ADD, &rng);
     cl_mem in = ref_buffer(ctx, bytes, data), out = ref_buffer(ctx, bytes, NULL);
-    cl_mem small = ref_buffer(ctx, bytes / 2, NULL);
+    cl_mem small = ref_buffer(ctx, bytes / 2, NULL), heads = ref_buffer(ctx, n, NULL), few = ref_buffer(ctx, n / 2, NULL);
     const int me = rank == bad_rank;
     clscan_context *c = me && no_context ? NULL : ctx;
     cl_mem o = me && !no_context ? small : out;
     unsigned char result[8];
     memset(result, REF_POISON, sizeof result);
     size_t count = 7, offset = 7, total = 7;
-    clscan_status st[4] = {
+    clscan_status st[6] = {
         clscan_mpi_inclusive_scan(c, MPI_COMM_WORLD, in, o, n, CLSCAN_INT32, CLSCAN_ADD),
         clscan_mpi_exclusive_scan(c, MPI_COMM_WORLD, in, o, n, CLSCAN_INT32, CLSCAN_ADD),
         clscan_mpi_reduce(c, MPI_COMM_WORLD, in, me ? n + 1 : n, CLSCAN_INT32, CLSCAN_ADD, result),
-        clscan_mpi_compact(c, MPI_COMM_WORLD, in, in, o, n, CLSCAN_INT32, &count, &offset, &total)};
+        clscan_mpi_compact(c, MPI_COMM_WORLD, in, in, o, n, CLSCAN_INT32, &count, &offset, &total),
+        clscan_mpi_segmented_inclusive_scan(c, MPI_COMM_WORLD, in, heads, o, n, CLSCAN_INT32, CLSCAN_ADD),
+        clscan_mpi_segmented_exclusive_scan(c, MPI_COMM_WORLD, in, me ? few : heads, out, n, CLSCAN_INT32, CLSCAN_ADD)};
     int ok = 1;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 6; k++)
         ok = ok && st[k] == CLSCAN_INVALID_ARGUMENT && (!c || clscan_last_error(c)[0] != '\0');
     unsigned char *after = malloc(bytes);
     ok = ok && ref_read(ctx, out, bytes, after) && ref_is_poison(after, bytes);
@@ -478,9 +651,11 @@ static void bad_call(int bad_rank, int no_context)
     int32_t sum = 0;
     ok = ok && clscan_mpi_reduce(ctx, MPI_COMM_WORLD, in, n, CLSCAN_INT32, CLSCAN_ADD, &sum) == CLSCAN_SUCCESS;
     if (!ok)
-        print_error("rank %d: bad arguments on rank %d (%s): statuses %d %d %d %d: %s\n", rank, bad_rank,
-                    no_context ? "no context" : "small output", st[0], st[1], st[2], st[3], clscan_last_error(ctx));
+        print_error("rank %d: bad arguments on rank %d (%s): statuses %d %d %d %d %d %d: %s\n", rank, bad_rank,
+                    no_context ? "no context" : "small output", st[0], st[1], st[2], st[3], st[4], st[5],
+                    clscan_last_error(ctx));
     clReleaseMemObject(in), clReleaseMemObject(out), clReleaseMemObject(small);
+    clReleaseMemObject(heads), clReleaseMemObject(few);
     free(data), free(after);
     assert_true(all_ranks(ok));
 }
@@ -521,6 +696,7 @@ int main(int argc, char **argv)
             cmocka_unit_test(test_histogram),
             cmocka_unit_test(test_registered_op),
             cmocka_unit_test(test_registered_op_mismatch), cmocka_unit_test(test_registered_struct),
+            cmocka_unit_test(test_segmented), cmocka_unit_test(test_segmented_paths),
             cmocka_unit_test(test_bad_arguments),
         };
         failed = cmocka_run_group_tests(tests, NULL, NULL);

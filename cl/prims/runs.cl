@@ -17,7 +17,7 @@ clscan_run_carry clscan_sp_tile_aggregate(__global const void *src, __global con
     const ulong first = j * CLSCAN_TILE + (ulong)get_local_id(0) * CLSCAN_ITEMS;
     clscan_seg_pair total;
     clscan_seg_wg_scan(clscan_seg_run_fold((__global const CLSCAN_T *)src, (__global const clscan_seg_mark *)aux, first,
-                                           sizes.s0),
+                                           sizes.s0, 0),
                        (__local clscan_seg_scratch *)scratch, &total);
     return clscan_run_of(total);
 }
@@ -34,7 +34,7 @@ void clscan_runs_write(__global const CLSCAN_T *in, __global const clscan_seg_ma
     CLSCAN_T value = clscan_run_value(running);
     for (uint i = 0; i < len; i++) {
         const ulong g = first + i;
-        const uint head = clscan_seg_head_at(marks, g);
+        const uint head = clscan_seg_head_at(marks, g, 0);
         const CLSCAN_T x = !out ? CLSCAN_IDENTITY : in ? in[g] : CLSCAN_SEG_ONE;
         if (head) {
             if (out && runs > 0)
@@ -134,7 +134,7 @@ void clscan_runs_single_pass(__global const CLSCAN_T *in, __global const clscan_
         clscan_wg_held v[CLSCAN_WG_HELD];
         uint hm[CLSCAN_SEG_WORDS];
         clscan_seg_pair total, excl = clscan_seg_tile_up(out ? in : NULL, marks, base, n, v, hm, clscan_stage,
-                                                         &clscan_scratch, &clscan_first_head, &total);
+                                                         &clscan_scratch, &clscan_first_head, &total, 0);
         clscan_run_carry prefix = clscan_run_none();
         if (t > 0) {
             if (lid == 0)

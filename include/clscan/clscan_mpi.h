@@ -1,6 +1,7 @@
-/* clscan_mpi: the scans, the reduction and the compaction over data spread across MPI ranks, one
- * device a rank (the contract is the "Scale-out over MPI" part of shared/API.md). Each rank does its
- * heavy work on its own device with the one-device kernels; one value a rank crosses the network.
+/* clscan_mpi: the scans (segmented ones too), the reduction and the compaction over data spread across
+ * MPI ranks, one device a rank (the contract is the "Scale-out over MPI" part of shared/API.md). Each
+ * rank does its heavy work on its own device with the one-device kernels; one value a rank crosses the
+ * network.
  * Every function is collective over comm: every rank of comm calls it, and all return the same status.
  * MPI is called from the calling thread (with the context's lock held): a program that calls these from
  * several threads needs MPI initialised with MPI_THREAD_MULTIPLE.
@@ -28,6 +29,18 @@ CLSCAN_API clscan_status clscan_mpi_inclusive_scan(clscan_context *ctx, MPI_Comm
                                                    size_t n, clscan_type type, clscan_op op);
 CLSCAN_API clscan_status clscan_mpi_exclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem out,
                                                    size_t n, clscan_type type, clscan_op op);
+/* Segmented scans of the concatenation (heads: n cl_uchar a rank; a segment starts at rank 0's element 0
+ * and wherever heads[i] != 0): a segment may span ranks, and a rank whose slice has no head at its
+ * element 0 continues the segment of the ranks before it (a rank with n == 0 passes it on). Exclusive: the
+ * first element of each segment gets the identity, but element 0 of a continued segment gets what
+ * precedes it. in == out allowed. Every operator, registered ones too, is combined on the devices, earlier
+ * ranks on the left. */
+CLSCAN_API clscan_status clscan_mpi_segmented_inclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in,
+                                                             cl_mem heads, cl_mem out, size_t n, clscan_type type,
+                                                             clscan_op op);
+CLSCAN_API clscan_status clscan_mpi_segmented_exclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in,
+                                                             cl_mem heads, cl_mem out, size_t n, clscan_type type,
+                                                             clscan_op op);
 /* The reduction of all slices, delivered to every rank (one element of the type at *result). */
 CLSCAN_API clscan_status clscan_mpi_reduce(clscan_context *ctx, MPI_Comm comm, cl_mem in, size_t n,
                                            clscan_type type, clscan_op op, void *result);

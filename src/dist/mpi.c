@@ -2,7 +2,8 @@
  * through the hooks of collective.h (an MPI_Allreduce of the status, which MPI_MIN makes the most
  * negative, i.e. a failure when any rank failed); scans add the MPI_Exscan of the rank totals as the
  * seed of each rank's part, compaction the MPI_Exscan and MPI_Allreduce of the counts. A registered
- * operator's totals only cross as bytes (MPI_Allgather): collective.c combines them on the device.
+ * operator's totals only cross as bytes (MPI_Allgather): collective.c combines them on the device, as it
+ * does every segmented scan's (head, value) pairs, whatever the operator.
  * MPI's own errors go to the communicator's error handler (by default MPI_ERRORS_ARE_FATAL). */
 #include "clscan/clscan_mpi.h"
 #include "prims/collective.h"
@@ -173,6 +174,30 @@ clscan_status clscan_mpi_exclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_m
                                         clscan_type type, clscan_op op)
 {
     return mpi_scan(ctx, comm, in, out, n, type, op, 1);
+}
+
+static clscan_status mpi_segmented_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem heads, cl_mem out,
+                                        size_t n, clscan_type type, clscan_op op, int exclusive)
+{
+    if (!comm_usable(comm))
+        return CLSCAN_INVALID_ARGUMENT;
+    /* No MPI operation: the pairs cross as bytes and are folded on the device (collective.c). */
+    mpi_step s = {comm, MPI_DATATYPE_NULL, MPI_OP_NULL};
+    const clscan__collective c = hooks(&s, exclusive ? "clscan_mpi_segmented_exclusive_scan"
+                                                     : "clscan_mpi_segmented_inclusive_scan", NULL);
+    return clscan__segscan_collective(ctx, in, heads, out, n, type, op, exclusive, &c);
+}
+
+clscan_status clscan_mpi_segmented_inclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem heads,
+                                                  cl_mem out, size_t n, clscan_type type, clscan_op op)
+{
+    return mpi_segmented_scan(ctx, comm, in, heads, out, n, type, op, 0);
+}
+
+clscan_status clscan_mpi_segmented_exclusive_scan(clscan_context *ctx, MPI_Comm comm, cl_mem in, cl_mem heads,
+                                                  cl_mem out, size_t n, clscan_type type, clscan_op op)
+{
+    return mpi_segmented_scan(ctx, comm, in, heads, out, n, type, op, 1);
 }
 
 clscan_status clscan_mpi_reduce(clscan_context *ctx, MPI_Comm comm, cl_mem in, size_t n, clscan_type type,

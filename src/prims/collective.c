@@ -24,25 +24,26 @@ static clscan_status agree(clscan_context *ctx, const clscan__collective *c, uin
 
 /* What a scan or reduction carries between its steps, elements of the type's size (a registered type
  * may have any): this rank's total, what it gets (its seed or the reduction, the identity until then)
- * and, for a registered operator, every rank's total. One allocation, made before the first agreement
- * so that its failure is agreed on too. */
+ * and, for a registered operator or a segmented scan (pairs), every rank's total; for a segmented scan
+ * also every rank's head byte and then this rank's (heads[count]). One allocation, made before the first
+ * agreement so that its failure is agreed on too. */
 typedef struct elems {
-    unsigned char *mine, *got, *ranks;
+    unsigned char *mine, *got, *ranks, *heads;
     size_t size;
     int rank, count;
 } elems;
 
 static clscan_status elems_alloc(clscan_context *ctx, const clscan__collective *c, clscan_type type, clscan_op op,
-                                 elems *e)
+                                 int pairs, elems *e)
 {
     e->size = clscan__type_size(ctx, type);
-    if (clscan__is_user_value((unsigned)op))
+    if (pairs || clscan__is_user_value((unsigned)op))
         c->place(c->arg, &e->rank, &e->count);
-    e->mine = calloc((size_t)e->count + 2, e->size);
+    e->mine = calloc(1, ((size_t)e->count + 2) * e->size + (size_t)e->count + 1);
     if (!e->mine)
         return clscan__fail(ctx, CLSCAN_OUT_OF_MEMORY, "%s: no host memory for %d elements of %zu bytes", c->name,
                             e->count + 2, e->size);
-    e->got = e->mine + e->size, e->ranks = e->got + e->size;
+    e->got = e->mine + e->size, e->ranks = e->got + e->size, e->heads = e->ranks + (size_t)e->count * e->size;
     clscan__identity(ctx, type, op, e->mine);
     clscan__identity(ctx, type, op, e->got);
     return CLSCAN_SUCCESS;
@@ -51,31 +52,41 @@ static clscan_status elems_alloc(clscan_context *ctx, const clscan__collective *
 /* The opening agreement of a scan or reduction: the checks' status, then the element buffers, agreed on
  * with the key of the type and operator (*key, for the later agreements). */
 static clscan_status open_step(clscan_context *ctx, const clscan__collective *c, clscan_status checked,
-                               clscan_type type, clscan_op op, elems *e, uint64_t *key)
+                               clscan_type type, clscan_op op, int pairs, elems *e, uint64_t *key)
 {
     if (checked == CLSCAN_SUCCESS)
-        checked = elems_alloc(ctx, c, type, op, e);
+        checked = elems_alloc(ctx, c, type, op, pairs, e);
     *key = clscan__op_key(ctx, type, op);
     return agree(ctx, c, *key, checked);
 }
 
+/* count > 0 values of ranks (from e->ranks + first) combined into e->got on this device by the one-device
+ * reduction, in rank order with earlier ranks on the left (the operator need not commute). Never an MPI
+ * operation: only a device runs the user's OpenCL C. */
+static clscan_status fold_ranks(clscan_context *ctx, clscan_type type, clscan_op op, elems *e, int first, int count)
+{
+    const unsigned char *values = e->ranks + (size_t)first * e->size;
+    if (count == 1) {
+        memcpy(e->got, values, e->size);
+        return CLSCAN_SUCCESS;
+    }
+    cl_int err = CL_SUCCESS;
+    cl_mem totals = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)count * e->size,
+                                   (void *)values, &err);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clCreateBuffer (the ranks' totals)", err);
+    clscan_status st = clscan__reduce_run(ctx, totals, (size_t)count, type, op, e->got);
+    clReleaseMemObject(totals);
+    return st;
+}
+
 /* Registered operators: every rank's total gathered here, then those of ranks 0 .. upto - 1 combined
- * into e->got on this device by the one-device reduction, in rank order with earlier ranks on the left
- * (the operator need not commute). Never an MPI operation: only a device runs the user's OpenCL C. */
+ * into e->got (the identity where upto is 0). */
 static clscan_status combine_ranks(clscan_context *ctx, const clscan__collective *c, clscan_type type,
                                    clscan_op op, elems *e, int upto)
 {
     c->gather(c->arg, e->mine, e->size, e->ranks);
-    if (upto == 0)
-        return CLSCAN_SUCCESS;   /* e->got holds the identity */
-    cl_int err = CL_SUCCESS;
-    cl_mem totals = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)upto * e->size,
-                                   e->ranks, &err);
-    if (err != CL_SUCCESS)
-        return clscan__fail_cl(ctx, "clCreateBuffer (the ranks' totals)", err);
-    clscan_status st = clscan__reduce_run(ctx, totals, (size_t)upto, type, op, e->got);
-    clReleaseMemObject(totals);
-    return st;
+    return upto == 0 ? CLSCAN_SUCCESS : fold_ranks(ctx, type, op, e, 0, upto);
 }
 
 clscan_status clscan__scan_collective(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
@@ -84,9 +95,9 @@ clscan_status clscan__scan_collective(clscan_context *ctx, cl_mem in, cl_mem out
     if (!ctx)
         return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0, 0);
     pthread_mutex_lock(&ctx->lock);
-    elems e = {NULL, NULL, NULL, 0, 0, 0};
+    elems e = {NULL, NULL, NULL, NULL, 0, 0, 0};
     uint64_t key = 0;
-    clscan_status st = open_step(ctx, c, CHECKS(ctx, c, clscan__check_scan(ctx, in, out, n, type, op)), type, op,
+    clscan_status st = open_step(ctx, c, CHECKS(ctx, c, clscan__check_scan(ctx, in, out, n, type, op)), type, op, 0,
                                  &e, &key);
     /* Up to the last agreement: a rank that wrote its part and learns there that another failed must not
      * report CLSCAN_OUT_OF_MEMORY (nothing written) either. */
@@ -115,10 +126,10 @@ clscan_status clscan__reduce_collective(clscan_context *ctx, cl_mem in, size_t n
     if (!ctx)
         return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0, 0);
     pthread_mutex_lock(&ctx->lock);
-    elems e = {NULL, NULL, NULL, 0, 0, 0};
+    elems e = {NULL, NULL, NULL, NULL, 0, 0, 0};
     uint64_t key = 0;
     clscan_status st = open_step(ctx, c, CHECKS(ctx, c, clscan__check_reduce(ctx, in, n, type, op, result)), type,
-                                 op, &e, &key);
+                                 op, 0, &e, &key);
     if (st == CLSCAN_SUCCESS)
         st = agree(ctx, c, key, clscan__reduce_run(ctx, in, n, type, op, e.mine));
     if (st == CLSCAN_SUCCESS)
@@ -193,5 +204,53 @@ clscan_status clscan__histogram_even_collective(clscan_context *ctx, cl_mem in, 
     clscan__outputs(ctx, NULL, NULL);
     pthread_mutex_unlock(&ctx->lock);
     free(sums);
+    return st;
+}
+
+/* The segmented scan's carry: every rank's pair gathered (its value and head byte), then the values of
+ * ranks k .. rank - 1 folded into e->got, k the last rank before this one whose slice holds a head (rank
+ * 0 counts as one: its element 0 starts a segment). Folding the values from there is the flag-carrying
+ * operator's fold; a slice of n == 0 (the identity, no head) passes the carry on. Every operator folds
+ * on the device, the built-in ones too: the kernels' arithmetic (wrap-around, fmin and fmax), no copy of
+ * it on the host. */
+static clscan_status segscan_carry(clscan_context *ctx, const clscan__collective *c, clscan_type type, clscan_op op,
+                                   elems *e, int head)
+{
+    e->heads[e->count] = head != 0;
+    c->gather(c->arg, e->mine, e->size, e->ranks);
+    c->gather(c->arg, e->heads + e->count, 1, e->heads);
+    if (e->rank == 0)
+        return CLSCAN_SUCCESS;   /* e->got holds the identity */
+    int k = e->rank - 1;
+    while (k > 0 && !e->heads[k])
+        k--;
+    return fold_ranks(ctx, type, op, e, k, e->rank - k);
+}
+
+clscan_status clscan__segscan_collective(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n,
+                                         clscan_type type, clscan_op op, int exclusive, const clscan__collective *c)
+{
+    if (!ctx)
+        return c->agree(c->arg, CLSCAN_INVALID_ARGUMENT, 0, 0);
+    pthread_mutex_lock(&ctx->lock);
+    elems e = {NULL, NULL, NULL, NULL, 0, 0, 0};
+    uint64_t key = 0;
+    clscan_status st = open_step(ctx, c, CHECKS(ctx, c, clscan__check_segscan(ctx, in, heads, out, n, type, op)), type,
+                                 op, 1, &e, &key);
+    int head = 0;
+    if (st == CLSCAN_SUCCESS) {
+        clscan__outputs(ctx, out, NULL);   /* as in the scan: through the last agreement */
+        /* The pair's pass writes no output: a failure there still leaves every output as it was. */
+        st = agree(ctx, c, key, n ? clscan__segscan_total(ctx, in, heads, n, type, op, e.mine, &head) : CLSCAN_SUCCESS);
+    }
+    if (st == CLSCAN_SUCCESS)
+        st = agree(ctx, c, key, segscan_carry(ctx, c, type, op, &e, head));
+    if (st == CLSCAN_SUCCESS) {
+        st = n ? clscan__segscan_run(ctx, in, heads, out, n, type, op, exclusive, e.got, e.rank > 0) : CLSCAN_SUCCESS;
+        st = agree(ctx, c, key, st);
+    }
+    clscan__outputs(ctx, NULL, NULL);
+    pthread_mutex_unlock(&ctx->lock);
+    free(e.mine);
     return st;
 }

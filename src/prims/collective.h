@@ -50,4 +50,12 @@ CLSCAN_API clscan_status clscan__histogram_even_collective(clscan_context *ctx, 
                                                            const void *lower, const void *upper, size_t bins,
                                                            cl_mem counts, const clscan__collective *c);
 
+/* The segmented scan by byte heads: checks -> agree -> this rank's pair (clscan__segscan_total) -> agree
+ * -> every rank's pair gathered, those before this rank folded on this device -> agree -> the scan
+ * seeded with that carry (clscan__segscan_run; a rank other than the first continues the segment of
+ * the ranks before it) -> agree. */
+CLSCAN_API clscan_status clscan__segscan_collective(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out,
+                                                    size_t n, clscan_type type, clscan_op op, int exclusive,
+                                                    const clscan__collective *c);
+
 #endif /* CLSCAN_COLLECTIVE_H */

@@ -35,6 +35,18 @@ clscan_status clscan__histogram_even_run(clscan_context *ctx, cl_mem in, size_t 
 clscan__config clscan__segscan_config(const clscan_context *ctx, int runs, clscan_type type, clscan_op op, size_t n,
                                       size_t key_bytes);
 
+/* Segmented scans by byte heads split around a step off the device (clscan_mpi). Validated, n > 0, lock
+ * held. The slice's pair, nothing written to an output: *has_head whether any heads[i] != 0 (element 0
+ * too only by its byte) and, at value, the reduction of the values from the last head on (of all of them
+ * if none). The scan into out; where continues, element 0 starts a segment only where heads[0] != 0 and
+ * the elements before the first head follow carry (one element; exclusive: element 0 gets it). */
+clscan_status clscan__check_segscan(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n,
+                                    clscan_type type, clscan_op op);
+clscan_status clscan__segscan_total(clscan_context *ctx, cl_mem in, cl_mem heads, size_t n, clscan_type type,
+                                    clscan_op op, void *value, int *has_head);
+clscan_status clscan__segscan_run(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n, clscan_type type,
+                                  clscan_op op, int exclusive, const void *carry, int continues);
+
 /* ---- geometry: pure size arithmetic, checked to n = 2^40 by test_host -------------------------- */
 /* Reductions: tiles, tiles a group and groups for n elements at tile, at most 8 groups a compute unit
  * (reduce.c); all zero for n == 0. */

@@ -3,8 +3,11 @@
  * look-back (segscan.cl), whatever the strategy set: its look-back falls back to recomputing a tile
  * rather than wait, so it needs no forward-progress guarantee, and a tile with a head ends every walk,
  * so reduce-then-scan or block-sum would only read or write the values once more. One program per
- * (value type, operator, key width); keys are compared by their bits. */
+ * (value type, operator, key width); keys are compared by their bits. clscan_mpi's segmented scans run
+ * the same launch twice: once for the slice's pair (nothing written), once with the carry of the ranks
+ * before (clscan__segscan_total, clscan__segscan_run). */
 #include "prims.h"
+#include <string.h>
 
 clscan__config clscan__segscan_config(const clscan_context *ctx, int runs, clscan_type type, clscan_op op, size_t n,
                                       size_t key_bytes)
@@ -24,9 +27,45 @@ clscan__config clscan__segscan_config(const clscan_context *ctx, int runs, clsca
     return cfg;
 }
 
-/* Validated, n > 0, lock held: one single-pass launch. */
+/* What clscan_mpi adds to a launch (segscan.cl): what precedes element 0 in its segment where it
+ * continues one (carry, NULL: the identity), and the buffer of the slice's pair (total, NULL: a scan into
+ * out). */
+typedef struct segscan_link {
+    const void *carry;
+    cl_uint continues;
+    cl_mem total;
+} segscan_link;
+
+/* The launch's arguments and the launch; the first pass (link->total) writes only its pair, even where
+ * in is the caller's out. */
+static clscan_status segscan_launch(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem marks,
+                                    cl_mem out, cl_mem status, size_t n, size_t tiles, int exclusive,
+                                    cl_uint in_place, const segscan_link *link)
+{
+    cl_ulong n64 = n, tiles64 = tiles;
+    cl_uint excl = exclusive != 0, epoch = ctx->sp_epoch + 1, continues = link ? link->continues : 0;
+    char carry[CLSCAN__ELEM_MAX];
+    if (link && link->carry)
+        memcpy(carry, link->carry, p->config.elem);
+    else
+        clscan__identity(ctx, p->config.type, p->config.op, carry);
+    cl_mem total = link ? link->total : NULL;
+    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(marks), CLSCAN__MEM(out), CLSCAN__MEM(status),
+                                CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
+                                CLSCAN__VAL(excl), CLSCAN__VAL(epoch), CLSCAN__VAL(in_place),
+                                {p->config.elem, carry}, CLSCAN__VAL(continues), CLSCAN__MEM(total)};
+    const char *name = "clscan_seg_scan_single_pass";
+    clscan_status st = total ? clscan__launch_into(ctx, p, name, CLSCAN__ARGS(args), clscan__sp_groups(ctx, tiles), total)
+                             : clscan__launch(ctx, p, name, CLSCAN__ARGS(args), clscan__sp_groups(ctx, tiles));
+    if (st == CLSCAN_SUCCESS)
+        ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
+    return st;
+}
+
+/* Validated, n > 0, lock held: one single-pass launch (link NULL: the one-device scan). */
 static clscan_status segscan_enqueue(clscan_context *ctx, cl_mem in, cl_mem marks, cl_mem out, size_t n,
-                                     clscan_type type, clscan_op op, size_t key_bytes, int exclusive)
+                                     clscan_type type, clscan_op op, size_t key_bytes, int exclusive,
+                                     const segscan_link *link)
 {
     clscan__config cfg = clscan__segscan_config(ctx, 0, type, op, n, key_bytes);
     clscan__program *p = NULL;
@@ -39,20 +78,13 @@ static clscan_status segscan_enqueue(clscan_context *ctx, cl_mem in, cl_mem mark
                             "2^31 - 1", n, tiles, tile);
     cl_mem status = NULL;
     cl_uint in_place = 0;
-    st = clscan__same_memory(ctx, in, out, &in_place);
+    if (out)   /* the first pass writes no outputs */
+        st = clscan__same_memory(ctx, in, out, &in_place);
     if (st == CLSCAN_SUCCESS)
         st = clscan__sp_state(ctx, tiles, cfg.elem, cfg.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
-    cl_ulong n64 = n, tiles64 = tiles;
-    cl_uint excl = exclusive != 0, epoch = ctx->sp_epoch + 1;
-    const clscan__arg args[] = {CLSCAN__MEM(in), CLSCAN__MEM(marks), CLSCAN__MEM(out), CLSCAN__MEM(status),
-                                CLSCAN__MEM(ctx->sp_counters), CLSCAN__VAL(n64), CLSCAN__VAL(tiles64),
-                                CLSCAN__VAL(excl), CLSCAN__VAL(epoch), CLSCAN__VAL(in_place)};
-    st = clscan__launch(ctx, p, "clscan_seg_scan_single_pass", CLSCAN__ARGS(args), clscan__sp_groups(ctx, tiles));
-    if (st == CLSCAN_SUCCESS)
-        ctx->sp_epoch = epoch;   /* an enqueued launch uses up its epoch */
-    return st;
+    return segscan_launch(ctx, p, in, marks, out, status, n, tiles, exclusive, in_place, link);
 }
 
 /* Marks: byte heads, or keys of a type. */
@@ -90,7 +122,7 @@ static clscan_status segscan(clscan_context *ctx, cl_mem in, segscan_marks m, cl
     clscan_status st = check_segscan(ctx, in, m, out, n, type, op, &key_bytes);
     if (st == CLSCAN_SUCCESS && n > 0) {
         clscan__outputs(ctx, out, NULL);
-        st = segscan_enqueue(ctx, in, m.buf, out, n, type, op, key_bytes, exclusive);
+        st = segscan_enqueue(ctx, in, m.buf, out, n, type, op, key_bytes, exclusive, NULL);
         clscan__outputs(ctx, NULL, NULL);
     }
     pthread_mutex_unlock(&ctx->lock);
@@ -119,4 +151,50 @@ clscan_status clscan_exclusive_scan_by_key(clscan_context *ctx, cl_mem keys, cls
                                            size_t n, clscan_type type, clscan_op op)
 {
     return segscan(ctx, in, (segscan_marks){keys, 1, key_type}, out, n, type, op, 1);
+}
+
+/* ---- clscan_mpi (src/prims/collective.c) ---------------------------------------------------------- */
+clscan_status clscan__check_segscan(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n,
+                                    clscan_type type, clscan_op op)
+{
+    size_t key_bytes = 0;
+    return check_segscan(ctx, in, (segscan_marks){heads, 0, CLSCAN_INT32}, out, n, type, op, &key_bytes);
+}
+
+/* The kernel's clscan_seg_pair: the value, then a uint at the next multiple of 4 bytes (a type's size is
+ * a multiple of its alignment, so none comes between). Room for the struct's tail padding too. */
+static size_t pair_head_offset(size_t elem)
+{
+    return (elem + 3) / 4 * 4;
+}
+
+clscan_status clscan__segscan_total(clscan_context *ctx, cl_mem in, cl_mem heads, size_t n, clscan_type type,
+                                    clscan_op op, void *value, int *has_head)
+{
+    const size_t elem = clscan__type_size(ctx, type), at = pair_head_offset(elem), bytes = at + 4 + CLSCAN__ELEM_MAX;
+    unsigned char pair[3 * CLSCAN__ELEM_MAX];
+    memset(pair, 0, sizeof pair);   /* the kernel only sets the head word */
+    cl_int err = CL_SUCCESS;
+    cl_mem total = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, pair, &err);
+    if (err != CL_SUCCESS)
+        return clscan__fail_cl(ctx, "clCreateBuffer (the segmented scan's pair)", err);
+    const segscan_link link = {NULL, 1, total};
+    clscan_status st = segscan_enqueue(ctx, in, heads, NULL, n, type, op, 0, 0, &link);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__read_back(ctx, total, 0, at + 4, pair, "segmented scan's pair");
+    clReleaseMemObject(total);
+    if (st == CLSCAN_SUCCESS) {
+        cl_uint head = 0;
+        memcpy(&head, pair + at, sizeof head);
+        memcpy(value, pair, elem);
+        *has_head = head != 0;
+    }
+    return st;
+}
+
+clscan_status clscan__segscan_run(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n, clscan_type type,
+                                  clscan_op op, int exclusive, const void *carry, int continues)
+{
+    const segscan_link link = {carry, continues != 0, NULL};
+    return segscan_enqueue(ctx, in, heads, out, n, type, op, 0, exclusive, &link);
 }

@@ -320,6 +320,24 @@ static clscan_status run_segmented(fixture *f)
 {
     return clscan_segmented_inclusive_scan(f->ctx, f->in, f->flags, f->out, N, CLSCAN_INT32, CLSCAN_ADD);
 }
+/* clscan_mpi's segmented scan as a rank alone sees it: its pair's launch and read-back, the gathers of
+ * its own pair, no carry to fold (rank 0), then the scan: the plain segmented scan's result. */
+static void place_alone(void *arg, int *rank, int *ranks)
+{
+    (void)arg;
+    *rank = 0, *ranks = 1;
+}
+static void gather_alone(void *arg, const void *mine, size_t size, void *gathered)
+{
+    (void)arg;
+    memcpy(gathered, mine, size);
+}
+static clscan_status run_segmented_split(fixture *f)
+{
+    const clscan__collective c = {NULL, "split segmented scan", NULL, agree_alone, NULL, NULL, place_alone, gather_alone,
+                                  NULL};
+    return clscan__segscan_collective(f->ctx, f->in, f->flags, f->out, N, CLSCAN_INT32, CLSCAN_ADD, 0, &c);
+}
 static clscan_status run_by_key(fixture *f)   /* the flag bytes as uint8 keys */
 {
     return clscan_exclusive_scan_by_key(f->ctx, f->flags, CLSCAN_UINT8, f->in, f->out, N, CLSCAN_INT32, CLSCAN_ADD);
@@ -931,6 +949,8 @@ static const op op_compact3_async = {"compact, the count on the device, three la
                                      0, SHAPE_SMALL, run_compact_async, check_compact_async, NULL, NULL};
 static const op op_segmented = {"segmented inclusive scan", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_segmented,
                                 check_segmented, NULL, NULL};
+static const op op_segmented_split = {"segmented inclusive scan, split for MPI", CLSCAN_STRATEGY_AUTO, 0, 0,
+                                      SHAPE_SMALL, run_segmented_split, check_segmented, NULL, NULL};
 static const op op_segmented_reduce = {"segmented reduce", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_segmented_reduce,
                                        check_segmented_reduce, NULL, NULL};
 static const op op_argmin = {"argmin", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_argmin, check_argmin, NULL, NULL};
@@ -1033,6 +1053,8 @@ static void test_segmented(void **state)
     walk(&op_by_key, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_segmented, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_by_key, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_segmented_split, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_segmented_split, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_segmented_reduce, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_segmented_reduce, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_argmin, FAULT_CL, NULL, CACHE_WARM);
