@@ -19,6 +19,12 @@ uint64_t ref_seed(const char *test_name)
     return seed;
 }
 
+uint64_t ref_affine32(uint64_t a, uint64_t b)
+{
+    uint32_t am = (uint32_t)(a >> 32), ac = (uint32_t)a, bm = (uint32_t)(b >> 32), bc = (uint32_t)b;
+    return (uint64_t)(uint32_t)(bm * am) << 32 | (uint32_t)(bm * ac + bc);
+}
+
 int ref_quick(void)
 {
     const char *env = getenv("CLSCAN_TEST_TIER");

@@ -30,6 +30,12 @@ int ref_check_scan(const void *in, const void *got, size_t n, clscan_type type, 
 int ref_check_reduce(const void *in, const void *result, size_t n, clscan_type type, clscan_op op, char *msg,
                      size_t msg_len);
 
+/* The tests' operator that is not commutative: affine maps x -> m x + c mod 2^32, m in the high and c in
+ * the low 32 bits of a uint64, b applied after a; REF_AFFINE32_CL is the same in OpenCL C (identity
+ * 1 << 32), for clscan_register_op. */
+uint64_t ref_affine32(uint64_t a, uint64_t b);
+#define REF_AFFINE32_CL "(ulong)((uint)(b >> 32) * (uint)(a >> 32)) << 32 | (ulong)((uint)(b >> 32) * (uint)a + (uint)b)"
+
 const char *ref_type_name(clscan_type type);
 const char *ref_op_name(clscan_op op);
 

@@ -29,14 +29,6 @@ static uint64_t rng;
 static clscan_type key12;    /* a registered 12-byte struct */
 static clscan_op affine;     /* affine maps mod 2^32 on uint64, not commutative */
 
-static uint64_t affine32(uint64_t a, uint64_t b)   /* b after a: x -> bm (am x + ac) + bc */
-{
-    uint32_t am = (uint32_t)(a >> 32), ac = (uint32_t)a, bm = (uint32_t)(b >> 32), bc = (uint32_t)b;
-    return (uint64_t)(uint32_t)(bm * am) << 32 | (uint32_t)(bm * ac + bc);
-}
-static const char affine32_cl[] =
-    "(ulong)((uint)(b >> 32) * (uint)(a >> 32)) << 32 | (ulong)((uint)(b >> 32) * (uint)a + (uint)b)";
-
 static int setup(void **state)
 {
     (void)state;
@@ -47,7 +39,7 @@ static int setup(void **state)
     const uint64_t id = (uint64_t)1 << 32;
     if (clscan_register_type(ctx, "test_key12", "typedef struct { uint a, b, c; } test_key12;", 12, &key12) !=
             CLSCAN_SUCCESS ||
-        (ctx->info.int64 && clscan_register_op(ctx, CLSCAN_UINT64, affine32_cl, &id, NULL, 0, &affine) != CLSCAN_SUCCESS)) {
+        (ctx->info.int64 && clscan_register_op(ctx, CLSCAN_UINT64, REF_AFFINE32_CL, &id, NULL, 0, &affine) != CLSCAN_SUCCESS)) {
         fprintf(stderr, "registration failed: %s\n", clscan_last_error(ctx));
         return -1;
     }
@@ -120,7 +112,7 @@ static int check_run(const runs_case *c, const unsigned char *in, size_t from, s
     for (size_t k = from; k < to; k++) {
         uint64_t x;
         memcpy(&x, in + k * 8, 8);
-        acc = affine32(acc, x);
+        acc = ref_affine32(acc, x);
     }
     memcpy(&g, got, 8);
     if (g != acc)
@@ -286,13 +278,11 @@ static void test_reduce_by_key(void **state)
     }
 }
 
-/* Lengths and unique share a program a key width (ones counted in cl_ulong): the quick tier takes
- * uint32 keys, the full one 1, 8 and 12 bytes too. */
-static void test_run_length_encode(void **state)
+/* Lengths and unique, each at uint32 keys in the quick tier and at 1, 8 and 12 bytes too in the full. */
+static void lengths_or_unique(which fn)
 {
-    (void)state;
-    const runs_case cases[] = {{LENGTHS, CLSCAN_UINT32, 4, 0, 0, 0}, {LENGTHS, CLSCAN_UINT8, 1, 0, 0, 0},
-                               {LENGTHS, 0, 12, 0, 0, 0}, {LENGTHS, CLSCAN_DOUBLE, 8, 0, 0, 0}};
+    const runs_case cases[] = {{fn, CLSCAN_UINT32, 4, 0, 0, 0}, {fn, CLSCAN_UINT8, 1, 0, 0, 0}, {fn, 0, 12, 0, 0, 0},
+                               {fn, CLSCAN_DOUBLE, 8, 0, 0, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         runs_case c = cases[i];
         if (c.kb == 12)
@@ -302,18 +292,16 @@ static void test_run_length_encode(void **state)
     }
 }
 
+static void test_run_length_encode(void **state)
+{
+    (void)state;
+    lengths_or_unique(LENGTHS);
+}
+
 static void test_unique(void **state)
 {
     (void)state;
-    const runs_case cases[] = {{UNIQUE, CLSCAN_UINT32, 4, 0, 0, 0}, {UNIQUE, CLSCAN_UINT8, 1, 0, 0, 0},
-                               {UNIQUE, 0, 12, 0, 0, 0}, {UNIQUE, CLSCAN_INT64, 8, 0, 0, 0}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        runs_case c = cases[i];
-        if (c.kb == 12)
-            c.key_type = key12;
-        if (supported(&c) && (i < 1 || !ref_quick()))
-            runs_sizes(&c);
-    }
+    lengths_or_unique(UNIQUE);
 }
 
 /* Float keys by bits: -0.0 and +0.0 are different runs, a NaN equals the same NaN. */

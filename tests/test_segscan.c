@@ -26,14 +26,6 @@ static uint64_t rng;
 static clscan_type key12;    /* a registered 12-byte struct */
 static clscan_op affine;     /* affine maps mod 2^32 on uint64, not commutative */
 
-static uint64_t affine32(uint64_t a, uint64_t b)   /* b after a: x -> bm (am x + ac) + bc */
-{
-    uint32_t am = (uint32_t)(a >> 32), ac = (uint32_t)a, bm = (uint32_t)(b >> 32), bc = (uint32_t)b;
-    return (uint64_t)(uint32_t)(bm * am) << 32 | (uint32_t)(bm * ac + bc);
-}
-static const char affine32_cl[] =
-    "(ulong)((uint)(b >> 32) * (uint)(a >> 32)) << 32 | (ulong)((uint)(b >> 32) * (uint)a + (uint)b)";
-
 static int setup(void **state)
 {
     (void)state;
@@ -44,7 +36,7 @@ static int setup(void **state)
     const uint64_t id = (uint64_t)1 << 32;
     if (clscan_register_type(ctx, "test_key12", "typedef struct { uint a, b, c; } test_key12;", 12,
                              &key12) != CLSCAN_SUCCESS ||
-        (ctx->info.int64 && clscan_register_op(ctx, CLSCAN_UINT64, affine32_cl, &id, NULL, 0, &affine) != CLSCAN_SUCCESS)) {
+        (ctx->info.int64 && clscan_register_op(ctx, CLSCAN_UINT64, REF_AFFINE32_CL, &id, NULL, 0, &affine) != CLSCAN_SUCCESS)) {
         fprintf(stderr, "registration failed: %s\n", clscan_last_error(ctx));
         return -1;
     }
@@ -127,7 +119,7 @@ static int check_segments(const run_case *c, const unsigned char *in, const unsi
                 uint64_t x, g;
                 memcpy(&x, in + k * 8, 8), memcpy(&g, got + k * 8, 8);
                 const uint64_t before = acc;
-                acc = affine32(acc, x);
+                acc = ref_affine32(acc, x);
                 if (g != (exclusive ? before : acc)) {
                     snprintf(msg, len, "element %zu: %016llx, want %016llx", k, (unsigned long long)g,
                              (unsigned long long)(exclusive ? before : acc));
@@ -433,7 +425,7 @@ static int reduce_one(const run_case *c, size_t n, enum layout l, size_t tile, u
             for (size_t k = start; k < end; k++) {
                 uint64_t x;
                 memcpy(&x, in + k * 8, 8);
-                acc = affine32(acc, x);
+                acc = ref_affine32(acc, x);
             }
             memcpy(&g, got + s * 8, 8);
             if (g != acc)
