@@ -69,7 +69,7 @@ static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t
     return st;
 }
 
-/* b (b_bytes) apart from each of the job's buffers before it in the list (NULL ones skipped). */
+/* No two of the buffers overlap (NULL ones skipped; bytes[i]: what the call touches of bufs[i]). */
 static clscan_status check_apart(clscan_context *ctx, const cl_mem *bufs, const size_t *bytes, size_t count)
 {
     clscan_status st = CLSCAN_SUCCESS;
