@@ -1,4 +1,5 @@
-/* Fuzz target: the argument checks of every public function of include/clscan/clscan.h, on one
+/* Fuzz target: the argument checks of the public functions of include/clscan/clscan.h (of 0.2's, so far
+ * the partition and unique), on one
  * long-lived context (the CPU device, PoCL, unless $CLSCAN_DEVICE names another) with small sizes.
  * An input decodes into a few calls: the function, its enums (out-of-range values too), its counts
  * (some that overflow), and each buffer as NULL, exact, larger, too small, read-only, write-only, from
@@ -332,12 +333,16 @@ static arg make_arg(exec *e, reader *rd, const arg *before, int i, size_t need, 
 
 /* ---- calls ------------------------------------------------------------------------------------- */
 typedef enum fn { F_INCLUSIVE, F_EXCLUSIVE, F_REDUCE, F_COMPACT, F_SORT, F_SORT_BY_KEY, F_SAT, F_INCLUSIVE_HOST,
-                  F_EXCLUSIVE_HOST, F_SET_ALGORITHM, F_FINISH, F_CREATE, F_CREATE_FROM_QUEUE, F_MISC, F_COUNT } fn;
+                  F_EXCLUSIVE_HOST, F_SET_ALGORITHM, F_FINISH, F_CREATE, F_CREATE_FROM_QUEUE, F_MISC,
+                  F_PARTITION, F_UNIQUE, F_COUNT } fn;
+/* The functions of 0.2 come after: a selector byte from 0xf0 on takes them, so that the inputs written
+ * before (corpus, regressions) decode as they did. */
+#define F_ADDED F_PARTITION
 
 static const char *const fn_names[F_COUNT] = {
     "inclusive_scan", "exclusive_scan", "reduce", "compact", "sort", "sort_by_key", "summed_area_table",
     "inclusive_scan_host", "exclusive_scan_host", "set_algorithm", "finish", "context_create",
-    "context_create_from_queue", "misc"};
+    "context_create_from_queue", "misc", "partition", "unique"};
 
 typedef struct call {
     fn f;
@@ -381,6 +386,8 @@ static void device_roles(const call *c, fill f[3], int reads[3], int writes[3])
         [F_EXCLUSIVE] = {{FILL_OP, FILL_POISON}, {1, 0}, {0, 1}},
         [F_REDUCE] = {{FILL_OP}, {1}, {0}},
         [F_COMPACT] = {{FILL_BITS, FILL_FLAGS, FILL_POISON}, {1, 1, 0}, {0, 0, 1}},
+        [F_PARTITION] = {{FILL_BITS, FILL_FLAGS, FILL_POISON}, {1, 1, 0}, {0, 0, 1}},
+        [F_UNIQUE] = {{FILL_KEYS, FILL_POISON}, {1, 0}, {0, 1}},
         [F_SORT] = {{FILL_KEYS}, {1}, {1}},
         [F_SORT_BY_KEY] = {{FILL_KEYS, FILL_BITS}, {1, 1}, {1, 1}},
         [F_SAT] = {{FILL_OP, FILL_POISON}, {1, 0}, {0, 1}},
@@ -391,14 +398,15 @@ static void device_roles(const call *c, fill f[3], int reads[3], int writes[3])
 
 static int device_nbuf(fn f)
 {
-    return f == F_REDUCE || f == F_SORT ? 1 : f == F_COMPACT ? 3 : 2;
+    return f == F_REDUCE || f == F_SORT ? 1 : f == F_COMPACT || f == F_PARTITION ? 3 : 2;
 }
 
 static void decode_device_call(exec *e, reader *r, call *c)
 {
     c->type = (clscan_type)take_enum(r, TYPE_COUNT);
     c->vtype = (clscan_type)take_enum(r, TYPE_COUNT);
-    c->op = c->f == F_SAT || c->f == F_COMPACT ? CLSCAN_ADD : (clscan_op)take_enum(r, 4);
+    const int moves = c->f == F_COMPACT || c->f == F_PARTITION || c->f == F_UNIQUE;   /* bits, no operator */
+    c->op = c->f == F_SAT || moves ? CLSCAN_ADD : (clscan_op)take_enum(r, 4);
     if (c->f == F_SAT) {
         c->width = take_side(r);
         c->height = take_side(r);
@@ -409,7 +417,7 @@ static void decode_device_call(exec *e, reader *r, call *c)
     c->nbuf = device_nbuf(c->f);
     for (int i = 0; i < c->nbuf; i++)
         c->need[i] = bytes_of(c->n, elem);
-    if (c->f == F_COMPACT)
+    if (c->f == F_COMPACT || c->f == F_PARTITION)
         c->need[1] = c->n;
     if (c->f == F_SORT_BY_KEY)
         c->need[1] = bytes_of(c->n, clscan_type_size(c->vtype));
@@ -450,7 +458,8 @@ static int overlap(const call *c, int i, int j, int same_allowed)
 static int overlaps_forbidden(const call *c)
 {
     switch (c->f) {
-    case F_COMPACT: return overlap(c, 0, 2, 0) || overlap(c, 1, 2, 0);
+    case F_COMPACT: case F_PARTITION: return overlap(c, 0, 2, 0) || overlap(c, 1, 2, 0);
+    case F_UNIQUE: return overlap(c, 0, 1, 0);
     case F_SORT_BY_KEY: return overlap(c, 0, 1, 0);
     case F_SORT: case F_REDUCE: return 0;
     default: return overlap(c, 0, 1, 1);
@@ -484,7 +493,7 @@ static clscan_status expected_device(const call *c)
     clscan_status st = expected_types(c);
     if (st != CLSCAN_SUCCESS)
         return st;
-    if (c->ptr_null && (c->f == F_REDUCE || c->f == F_COMPACT))
+    if (c->ptr_null && (c->f == F_REDUCE || c->f == F_COMPACT || c->f == F_PARTITION || c->f == F_UNIQUE))
         return CLSCAN_INVALID_ARGUMENT;
     if (c->n == 0)
         return CLSCAN_SUCCESS;
@@ -521,7 +530,7 @@ static void canonical_types(call *c)
     if (every_config)
         return;
     const int sort = c->f == F_SORT || c->f == F_SORT_BY_KEY;
-    if (c->f == F_COMPACT)   /* compaction builds by element size alone */
+    if (c->f == F_COMPACT || c->f == F_PARTITION)   /* compaction builds by element size alone */
         return;
     c->type = of_size(clscan_type_size(c->type), sort, 0);
     if (sort)
@@ -649,6 +658,35 @@ static void compact_reference(exec *e, const call *c, size_t count, region *loos
     free(flags);
 }
 
+/* The flagged elements in order, then the others in order: every byte of out specified. */
+static void partition_reference(exec *e, const call *c, size_t count)
+{
+    size_t elem = clscan_type_size(c->type), kept = 0, other = 0;
+    uint8_t *in = gather(e, &c->args[0], c->n * elem), *flags = gather(e, &c->args[1], c->n);
+    for (size_t i = 0; i < c->n; i++)
+        kept += flags[i] != 0;
+    if (kept != count)
+        fail(c, "partition: the count differs from the reference");
+    for (size_t i = 0, front = 0; i < c->n; i++)
+        memcpy(at(e, &c->args[2]) + (flags[i] ? front++ : kept + other++) * elem, in + i * elem, elem);
+    free(in);
+    free(flags);
+}
+
+/* The first element of each run of equal bits; out past them unspecified. */
+static void unique_reference(exec *e, const call *c, size_t count, region *loose)
+{
+    size_t elem = clscan_type_size(c->type), runs = 0;
+    uint8_t *in = gather(e, &c->args[0], c->n * elem);
+    for (size_t i = 0; i < c->n; i++)
+        if (i == 0 || memcmp(in + i * elem, in + (i - 1) * elem, elem) != 0)
+            memcpy(at(e, &c->args[1]) + runs++ * elem, in + i * elem, elem);
+    if (runs != count)
+        fail(c, "unique: the count differs from the reference");
+    *loose = (region){c->args[1].root, c->args[1].offset + runs * elem, (c->n - runs) * elem, CLSCAN_UINT32};
+    free(in);
+}
+
 static void apply_reference(exec *e, const call *c, const uint8_t *result, size_t count, region *typed, region *loose)
 {
     size_t elem = clscan_type_size(c->type), bytes = c->n * elem;
@@ -673,6 +711,10 @@ static void apply_reference(exec *e, const call *c, const uint8_t *result, size_
         free(last);
     } else if (c->f == F_COMPACT)
         compact_reference(e, c, count, loose);
+    else if (c->f == F_PARTITION)
+        partition_reference(e, c, count);
+    else if (c->f == F_UNIQUE)
+        unique_reference(e, c, count, loose);
     else
         sort_reference(e, c);
 }
@@ -734,6 +776,8 @@ static clscan_status invoke_device(const call *c, uint8_t *result, size_t *count
     case F_EXCLUSIVE: return clscan_exclusive_scan(x, a, b, c->n, c->type, c->op);
     case F_REDUCE: return clscan_reduce(x, a, c->n, c->type, c->op, res);
     case F_COMPACT: return clscan_compact(x, a, b, d, c->n, c->type, cnt);
+    case F_PARTITION: return clscan_partition(x, a, b, d, c->n, c->type, cnt);
+    case F_UNIQUE: return clscan_unique(x, a, b, c->n, c->type, cnt);
     case F_SORT: return clscan_sort(x, a, c->n, c->type);
     case F_SORT_BY_KEY: return clscan_sort_by_key(x, a, b, c->n, c->type, c->vtype);
     default: return clscan_summed_area_table(x, a, b, c->width, c->height, c->type);
@@ -1078,7 +1122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         call c;
         memset(&c, 0, sizeof c);
         unsigned sel = take8(&r), opt = take8(&r);
-        c.f = (fn)(sel % F_COUNT);
+        c.f = sel < 0xf0 ? (fn)(sel % F_ADDED) : (fn)(F_ADDED + (sel - 0xf0) % (F_COUNT - F_ADDED));
         c.ctx_null = (opt & 0x1f) == 0x1f;
         c.ptr_null = (opt >> 5) == 7;
         all_ok &= run_call(&e, &r, &c);

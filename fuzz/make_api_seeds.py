@@ -9,6 +9,7 @@ import struct
 # fn values (enum fn in fuzz_api.c)
 INCL, EXCL, REDUCE, COMPACT, SORT, SORT_BY_KEY, SAT, INCL_HOST, EXCL_HOST, SET_ALGO, FINISH, CREATE, \
     CREATE_FROM_QUEUE, MISC = range(14)
+PARTITION, UNIQUE = 0xF0, 0xF1   # 0.2's: a selector byte from 0xf0 on
 INT32, UINT32, INT64, UINT64, FLOAT, DOUBLE = range(6)
 ADD, MUL, MIN, MAX = range(4)
 # buffer kinds (enum kind): a byte below 0x80 is EXACT; above, the byte modulo 12 picks the kind
@@ -30,7 +31,7 @@ def head(calls=1, seed=0x1234):
 
 
 def device(fn, type_, n, *buffers, op=ADD, vtype=INT32, opt=0):
-    body = bytes([fn, opt, type_, vtype]) + (b"" if fn in (SAT, COMPACT) else bytes([op]))
+    body = bytes([fn, opt, type_, vtype]) + (b"" if fn in (SAT, COMPACT, PARTITION, UNIQUE) else bytes([op]))
     body += struct.pack("<H", n) if fn != SAT else bytes(n)   # SAT: n is (width, height) bytes
     return body + b"".join(buffers)
 
@@ -61,6 +62,12 @@ SEEDS = {
     "compact-out-is-in": head() + device(COMPACT, INT32, 100, kind(EXACT), kind(EXACT), kind(SAME, back=2)),
     "compact-out-over-flags": head() + device(COMPACT, INT32, 64, kind(EXACT), kind(SUB_APART),
                                                  kind(SUB_OVER, earlier=True)),
+    "partition-int32": head() + device(PARTITION, INT32, 2000, kind(EXACT), kind(EXACT), kind(EXACT)),
+    "partition-out-over-flags": head() + device(PARTITION, INT32, 64, kind(EXACT), kind(SUB_APART),
+                                                kind(SUB_OVER, earlier=True)),
+    "unique-int64": head() + device(UNIQUE, INT64, 3000, kind(EXACT), kind(EXACT)),
+    "unique-out-is-in": head() + device(UNIQUE, INT32, 100, kind(EXACT), kind(SAME)),
+    "unique-null-count": head() + device(UNIQUE, INT32, 10, kind(EXACT), kind(EXACT), opt=PTR_NULL),
     "sort-int32": head() + device(SORT, INT32, 4096, kind(EXACT)),
     "sort-by-key-overlap": head() + device(SORT_BY_KEY, INT32, 50, kind(EXACT), kind(SAME), vtype=INT32),
     "sat-int32-in-place": head() + device(SAT, INT32, (17, 33), kind(EXACT), kind(SAME)),
