@@ -207,6 +207,9 @@ static void test_host_api_errors(void **state)
     assert_int_equal(clscan_exclusive_scan_host(ctx, in_data, NULL, N, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
     assert_int_equal(clscan_exclusive_scan_host(ctx, in_data, out, N, (clscan_type)99, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
     assert_int_equal(clscan_exclusive_scan_host(ctx, in_data, out, N, CLSCAN_INT32, (clscan_op)99), CLSCAN_INVALID_ARGUMENT);
+    /* SIZE_MAX one-byte elements: no overflow, but more than any buffer (found by fuzz_api) */
+    assert_int_equal(clscan_exclusive_scan_host(ctx, in_data, out, SIZE_MAX, CLSCAN_INT8, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "more than one buffer holds"));
     assert_int_equal(clscan_inclusive_scan_host(ctx, in_data, out, SIZE_MAX / 2, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_INVALID_ARGUMENT);
     assert_true(ref_is_poison(out, sizeof out));
     assert_int_equal(clscan_inclusive_scan_host(ctx, NULL, NULL, 0, CLSCAN_INT32, CLSCAN_ADD), CLSCAN_SUCCESS);

@@ -85,8 +85,12 @@ static clscan_status scan_host(clscan_context *ctx, const void *in, void *out, s
     clscan_status st = clscan__check_type_op(ctx, n, type, op);
     if (st == CLSCAN_SUCCESS && n > 0 && (!in || !out))
         st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s is NULL", in ? "out" : "in");
+    const size_t bytes = st == CLSCAN_SUCCESS ? n * clscan__type_size(ctx, type) : 0;
+    /* Before the host arrays are touched: a buffer the device cannot make means arrays no host has. */
+    if (st == CLSCAN_SUCCESS && (cl_ulong)bytes > ctx->info.max_alloc)
+        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%zu elements are %zu bytes, more than one buffer holds on %s "
+                          "(%llu bytes)", n, bytes, ctx->info.name, (unsigned long long)ctx->info.max_alloc);
     if (st == CLSCAN_SUCCESS && n > 0) {
-        size_t bytes = n * clscan__type_size(ctx, type);
         cl_int err = CL_SUCCESS;
         cl_mem buf = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, (void *)in, &err);
         if (err != CL_SUCCESS)
