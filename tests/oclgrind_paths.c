@@ -190,8 +190,9 @@ static void group_reduce(void)
 
 /* Random int32 elements, about a third of the flags set (to any non-zero byte): the kept ones in
  * order, and the count. */
-/* async: clscan_compact_async, its count read from the device. */
-static void compact_case(size_t n, int async, const char *what)
+/* A compaction (partition: the stable partition) of int32, about one element in three flagged by any
+ * non-zero byte; async: the count left on the device (the _async form) and read from there. */
+static void select_case(size_t n, int async, int partition, const char *what)
 {
     if (skipped(what))
         return;
@@ -201,61 +202,30 @@ static void compact_case(size_t n, int async, const char *what)
     for (size_t i = 0; i < n; i++) {
         in[i] = (int32_t)ref_next(&rng);
         flags[i] = (unsigned char)(ref_next(&rng) % 3 == 0 ? 1 + ref_next(&rng) % 255 : 0);
+        want += flags[i] != 0;
     }
     cl_mem a = ref_buffer(ctx, n * 4, in), f = ref_buffer(ctx, n, flags), out = poisoned(n * 4);
     cl_mem count_buf = async ? poisoned(sizeof(cl_ulong)) : NULL;
-    clscan_status st = async ? clscan_compact_async(ctx, a, f, out, n, CLSCAN_INT32, count_buf)
-                             : clscan_compact(ctx, a, f, out, n, CLSCAN_INT32, &count);
+    clscan_status st;
+    if (partition)
+        st = async ? clscan_partition_async(ctx, a, f, out, n, CLSCAN_INT32, count_buf)
+                   : clscan_partition(ctx, a, f, out, n, CLSCAN_INT32, &count);
+    else
+        st = async ? clscan_compact_async(ctx, a, f, out, n, CLSCAN_INT32, count_buf)
+                   : clscan_compact(ctx, a, f, out, n, CLSCAN_INT32, &count);
     cl_ulong on_device = 0;
     if (async && st == CLSCAN_SUCCESS && ref_read(ctx, count_buf, sizeof on_device, &on_device))
         count = (size_t)on_device;
     if (ok_status(st, what, n) && ref_read(ctx, out, n * 4, got)) {
-        int bad = 0;
-        for (size_t i = 0; i < n; i++)
-            if (flags[i]) {
-                bad |= want >= count || got[want] != in[i];
-                want++;
-            }
-        if (bad || count != want)
-            fail(what, n, "kept elements or count differ");
-    }
-    if (count_buf)
-        clReleaseMemObject(count_buf);
-    clReleaseMemObject(a);
-    clReleaseMemObject(f);
-    clReleaseMemObject(out);
-    free(in);
-    free(got);
-    free(flags);
-}
-
-/* A stable partition of int32 (every third element flagged), the count on the device when async. */
-static void partition_case(size_t n, int async, const char *what)
-{
-    if (skipped(what))
-        return;
-    int32_t *in = malloc(n * 4), *got = malloc(n * 4);
-    unsigned char *flags = malloc(n);
-    size_t want = 0, count = 0;
-    for (size_t i = 0; i < n; i++) {
-        in[i] = (int32_t)ref_next(&rng);
-        flags[i] = (unsigned char)(ref_next(&rng) % 3 == 0);
-        want += flags[i];
-    }
-    cl_mem a = ref_buffer(ctx, n * 4, in), f = ref_buffer(ctx, n, flags), out = poisoned(n * 4);
-    cl_mem count_buf = async ? poisoned(sizeof(cl_ulong)) : NULL;
-    clscan_status st = async ? clscan_partition_async(ctx, a, f, out, n, CLSCAN_INT32, count_buf)
-                             : clscan_partition(ctx, a, f, out, n, CLSCAN_INT32, &count);
-    cl_ulong on_device = 0;
-    if (async && st == CLSCAN_SUCCESS && ref_read(ctx, count_buf, sizeof on_device, &on_device))
-        count = (size_t)on_device;
-    if (ok_status(st, what, n) && ref_read(ctx, out, n * 4, got)) {
+        /* the kept elements in order from 0; a partition's others in order after them */
         size_t front = 0, back = want;
         int bad = count != want;
-        for (size_t i = 0; i < n; i++)
-            bad |= got[flags[i] ? front++ : back++] != in[i];
+        for (size_t i = 0; i < n && !bad; i++) {
+            const size_t at = flags[i] ? front++ : back++;
+            bad |= (flags[i] || partition) && got[at] != in[i];
+        }
         if (bad)
-            fail(what, n, "partition differs");
+            fail(what, n, partition ? "partition differs" : "kept elements or count differ");
     }
     if (count_buf)
         clReleaseMemObject(count_buf);
@@ -267,21 +237,21 @@ static void partition_case(size_t n, int async, const char *what)
 static void group_compact(void)
 {
     for (size_t i = 0; i < NSIZES; i++) {
-        compact_case(sizes[i], 0, "compact single-pass");
-        compact_case(sizes[i], 1, "compact single-pass, the count on the device");
+        select_case(sizes[i], 0, 0, "compact single-pass");
+        select_case(sizes[i], 1, 0, "compact single-pass, the count on the device");
     }
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
     for (size_t i = 0; i < NSIZES; i++)
-        compact_case(sizes[i], 0, "compact forced fallback");
+        select_case(sizes[i], 0, 0, "compact forced fallback");
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_AUTO);
     for (size_t i = 0; i < NSIZES; i++) {
-        compact_case(sizes[i], 0, "compact three launches");
-        compact_case(sizes[i], 1, "compact three launches, the count on the device");
+        select_case(sizes[i], 0, 0, "compact three launches");
+        select_case(sizes[i], 1, 0, "compact three launches, the count on the device");
     }
     clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO);
     for (size_t i = 0; i < NSIZES; i++)
-        partition_case(sizes[i], (int)(i & 1), "partition");
+        select_case(sizes[i], (int)(i & 1), 1, "partition");
 }
 
 /* A segmented scan of random int32 by heads (about one element in five) or by uint32 keys (runs of

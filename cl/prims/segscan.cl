@@ -8,6 +8,7 @@
  * publishes it at once, so a look-back never walks past the nearest tile with a head; the tiles it
  * walks before that hold none and fold with op alone. The values' tile comes and goes through the
  * scan's own tile functions (core/workgroup.clh; the host keeps 8- and 16-bit values unpacked here). */
+
 /* The run scanned from run (what precedes it in its segment), each head starting again. Held: into v,
  * for clscan_wg_store_tile; streamed: straight to out (in may equal out: each element read before it
  * is written). */

@@ -120,14 +120,22 @@ clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags
     return st;
 }
 
+/* Validated, lock held: the compaction or partition with its count read back (n == 0: 0); *count is
+ * written only on success. */
+static clscan_status select_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
+                                size_t *count, int partition)
+{
+    size_t kept = 0;
+    clscan_status st = n ? compact_device(ctx, in, flags, out, n, type, NULL, &kept, partition) : CLSCAN_SUCCESS;
+    if (st == CLSCAN_SUCCESS)
+        *count = kept;
+    return st;
+}
+
 clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                   clscan_type type, size_t *count)
 {
-    size_t kept = 0;
-    clscan_status st = n ? compact_device(ctx, in, flags, out, n, type, NULL, &kept, 0) : CLSCAN_SUCCESS;
-    if (st == CLSCAN_SUCCESS)   /* *count is written only on success */
-        *count = kept;
-    return st;
+    return select_run(ctx, in, flags, out, n, type, count, 0);
 }
 
 /* The blocking forms: checks, then the work; *count written only on success. */
@@ -140,10 +148,7 @@ static clscan_status select_blocking(clscan_context *ctx, cl_mem in, cl_mem flag
     clscan_status st = clscan__check_compact(ctx, in, flags, out, n, type, count);
     if (st == CLSCAN_SUCCESS) {
         clscan__outputs(ctx, out, NULL);
-        size_t kept = 0;
-        st = n ? compact_device(ctx, in, flags, out, n, type, NULL, &kept, partition) : CLSCAN_SUCCESS;
-        if (st == CLSCAN_SUCCESS)
-            *count = kept;
+        st = select_run(ctx, in, flags, out, n, type, count, partition);
         clscan__outputs(ctx, NULL, NULL);
     }
     pthread_mutex_unlock(&ctx->lock);
