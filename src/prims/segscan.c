@@ -173,16 +173,15 @@ clscan_status clscan__segscan_total(clscan_context *ctx, cl_mem in, cl_mem heads
 {
     const size_t elem = clscan__type_size(ctx, type), at = pair_head_offset(elem), bytes = at + 4 + CLSCAN__ELEM_MAX;
     unsigned char pair[3 * CLSCAN__ELEM_MAX];
-    memset(pair, 0, sizeof pair);   /* the kernel only sets the head word */
-    cl_int err = CL_SUCCESS;
-    cl_mem total = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, pair, &err);
-    if (err != CL_SUCCESS)
-        return clscan__fail_cl(ctx, "clCreateBuffer (the segmented scan's pair)", err);
+    cl_mem total = NULL;
+    clscan_status st = clscan__scratch(ctx, "segmented scan's pair", bytes, &total);
+    if (st == CLSCAN_SUCCESS)   /* the kernel only sets the head word */
+        st = clscan__fill_zero(ctx, total, bytes);
     const segscan_link link = {NULL, 1, total};
-    clscan_status st = segscan_enqueue(ctx, in, heads, NULL, n, type, op, 0, 0, &link);
+    if (st == CLSCAN_SUCCESS)
+        st = segscan_enqueue(ctx, in, heads, NULL, n, type, op, 0, 0, &link);
     if (st == CLSCAN_SUCCESS)
         st = clscan__read_back(ctx, total, 0, at + 4, pair, "segmented scan's pair");
-    clReleaseMemObject(total);
     if (st == CLSCAN_SUCCESS) {
         cl_uint head = 0;
         memcpy(&head, pair + at, sizeof head);
