@@ -157,6 +157,8 @@ foreach(type INT32 INT8 DOUBLE)
   check("${runs}" "runs, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
         -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=32 -DCLSCAN_SP_VOLATILE_READS)
 endforeach()
+check("${runs}" "run lengths counted in 32 bits" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_SEG_KEY_BYTES=4
+      -DCLSCAN_ITEMS=32 -DCLSCAN_RUNS_COUNT32 -DCLSCAN_RUNS_LENGTHS32)
 file(WRITE "${WORK_DIR}/runs-user.cl" "#define CLSCAN_SP_RUNS\n" ${user_text} "${runs_text}")
 check("${WORK_DIR}/runs-user.cl" "runs of a registered struct" -cl-std=CL1.2 -DCLSCAN_TYPE_USER -DCLSCAN_OP_USER
       -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=8)

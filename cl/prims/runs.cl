@@ -9,6 +9,15 @@
  * only. GPUs gather a tile's outputs in the values' stage by run and write them as a group, in order
  * (where they fit); CPUs write each from the work-item that finds it. */
 
+/* What out holds: the values' type; run lengths counted in uint (below 2^32 elements, the host's
+ * CLSCAN_RUNS_LENGTHS32) widened to the caller's ulong as they are written. Counted in ulong, the
+ * pair scan and its tile took 1.91 ms where reduce_by_key's int32 took 1.42 (H100, 2^28). */
+#if defined(CLSCAN_RUNS_LENGTHS32)
+typedef ulong clscan_runs_out;
+#else
+typedef CLSCAN_T clscan_runs_out;
+#endif
+
 /* The look-back's fallback (lookback.clh): tile j's carry from the values (src; NULL: ones) and keys
  * (aux). Streams every run from global memory, whatever the device. */
 clscan_run_carry clscan_sp_tile_aggregate(__global const void *src, __global const void *aux, ulong j, ulong2 sizes,
@@ -26,7 +35,7 @@ clscan_run_carry clscan_sp_tile_aggregate(__global const void *src, __global con
 /* CPUs: the work-item's run read from global memory; each head writes its key and the run before it its
  * value (running: the carry before the run's first element); element n - 1 the last run's value. */
 void clscan_runs_write(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks,
-                       __global clscan_seg_mark *keys_out, __global CLSCAN_T *out, ulong first, ulong n,
+                       __global clscan_seg_mark *keys_out, __global clscan_runs_out *out, ulong first, ulong n,
                        clscan_run_carry running)
 {
     const uint len = clscan_seg_len(first, n);
@@ -69,18 +78,21 @@ uint clscan_runs_gathered(uint heads, int values)
  * last run's value itself. Ends past a barrier (stage is free again after the next tile's first
  * barrier). */
 void clscan_runs_write(__global const clscan_seg_mark *marks, __global clscan_seg_mark *keys_out,
-                       __global CLSCAN_T *out, ulong base, ulong n, const clscan_wg_held v[CLSCAN_WG_HELD],
+                       __global clscan_runs_out *out, ulong base, ulong n, const clscan_wg_held v[CLSCAN_WG_HELD],
                        const uint hm[CLSCAN_SEG_WORDS], clscan_run_carry running, ulong tile_runs, uint heads,
                        __local uchar *stage)
 {
-    const uint lid = get_local_id(0), first = lid * CLSCAN_ITEMS, len = clscan_seg_len(base + first, n);
+    const uint lid = get_local_id(0), first = lid * CLSCAN_ITEMS;
     const uint gather = clscan_runs_gathered(heads, out != 0);
     __local CLSCAN_T *values = (__local CLSCAN_T *)stage;
     __local clscan_runs_place *places =
         (__local clscan_runs_place *)(stage + (out ? ((ulong)heads * sizeof(CLSCAN_T) + 3) / 4 * 4 : 0));
     ulong r = clscan_run_count(running);
     CLSCAN_T value = clscan_run_value(running);
-    for (uint i = 0; i < len; i++) {
+    /* A constant bound, so the loop unrolls and v and hm stay in registers (a bound of the run's length
+     * below n put them in memory and cost the writes about half the launch's time, H100). Past n the
+     * head bits are 0 and v holds the identity: nothing changes. */
+    for (uint i = 0; i < CLSCAN_ITEMS_HELD; i++) {
         if (CLSCAN_SEG_BIT(hm, i)) {
             if (gather) {
                 places[r - tile_runs] = (clscan_runs_place)(first + i);
@@ -116,7 +128,7 @@ void clscan_runs_write(__global const clscan_seg_mark *marks, __global clscan_se
  * forms, else the host reads it back). */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_runs_single_pass(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks,
-                             __global clscan_seg_mark *keys_out, __global CLSCAN_T *out,
+                             __global clscan_seg_mark *keys_out, __global clscan_runs_out *out,
                              __global clscan_sp_word *status, __global uint *counters, ulong n, ulong num_tiles,
                              uint epoch, __global ulong *runs_out)
 {

@@ -6,7 +6,8 @@
  * The last tile leaves the number of runs in the caller's buffer (_async) or in scratch, read back. */
 #include "prims.h"
 
-/* One call: RUNS_LENGTHS counts ones into values_out (cl_ulong; values unused), RUNS_KEYS writes keys
+/* One call: RUNS_LENGTHS counts ones into values_out (cl_ulong, counted in uint below 2^32 elements;
+ * values unused), RUNS_KEYS writes keys
  * only (values and values_out unused; its pairs' values, which nothing reads, are uint, so that it takes
  * the 4-byte types' tile: with cl_ulong ones it took 1.20 ms where 1.0 would do, H100 2^28). */
 typedef enum runs_kind { RUNS_REDUCE, RUNS_LENGTHS, RUNS_KEYS } runs_kind;
@@ -22,13 +23,17 @@ typedef struct runs_job {
  * runs_out. */
 static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t n, cl_mem runs_out, size_t *runs)
 {
-    const size_t key_bytes = clscan__type_size(ctx, j->key_type), vb = clscan__type_size(ctx, j->value_type);
-    clscan__config cfg = clscan__segscan_config(ctx, 1, j->value_type, j->op, n, key_bytes);
     /* The look-back's carry (segmented.clh): a 32-bit run count below 2^32 elements; unique's without
-     * the value. */
+     * the value. There run lengths are counted in uint too (CLSCAN_RUNS_LENGTHS32, runs.cl). */
     const int count32 = (uint64_t)n <= UINT32_MAX && !clscan__tuned(ctx, CLSCAN_TUNE_RUNS_COUNT64);
+    const int lengths32 = count32 && j->kind == RUNS_LENGTHS;
+    const clscan_type counted = lengths32 ? CLSCAN_UINT32 : j->value_type;
+    const size_t key_bytes = clscan__type_size(ctx, j->key_type), vb = clscan__type_size(ctx, counted);
+    clscan__config cfg = clscan__segscan_config(ctx, 1, counted, j->op, n, key_bytes);
     if (count32)
         clscan__config_define(&cfg, "CLSCAN_RUNS_COUNT32", NULL);
+    if (lengths32)
+        clscan__config_define(&cfg, "CLSCAN_RUNS_LENGTHS32", NULL);
     if (j->kind == RUNS_KEYS)
         clscan__config_define(&cfg, "CLSCAN_RUNS_KEYS", NULL);
     clscan__program *p = NULL;
