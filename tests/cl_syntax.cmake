@@ -184,14 +184,18 @@ foreach(type IN LISTS types)
     check("${arg}" "argmin/argmax" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op})
   endforeach()
 endforeach()
-# Histograms: every type (the float and integer bin rules), and NVIDIA's target at a 64-bit one.
+# Histograms: every type (the float and integer bin rules) with 16-byte vector loads, scalar loads,
+# bins numbered in ulong, and NVIDIA's target at a 64-bit one.
 program_text(HIST hist_text)
 set(hist "${WORK_DIR}/hist-program.cl")
 file(WRITE "${hist}" "${hist_text}")
 foreach(type IN LISTS types)
-  check("${hist}" "histograms" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_ADD)
+  check("${hist}" "histograms" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_ADD -DCLSCAN_VEC4)
 endforeach()
-check("${hist}" "histograms, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT64 -DCLSCAN_OP_ADD)
+check("${hist}" "histograms, scalar loads" -cl-std=CL1.2 -DCLSCAN_TYPE_INT32 -DCLSCAN_OP_ADD)
+check("${hist}" "histograms, wide bins" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT8 -DCLSCAN_OP_ADD -DCLSCAN_HIST_WIDE_BINS)
+check("${hist}" "histograms, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT64 -DCLSCAN_OP_ADD
+      -DCLSCAN_VEC4)
 # The sort program: the layers, then sort.cl, packed ulong counters; every key kind and width, values
 # of 0, 1, 2, 4 or 8 bytes or a registered type's width, 64-bit counts, and the CPU shape (a work-group of one).
 program_text(SORT sort_text)

@@ -3,7 +3,8 @@
  * search of its own. Every type (the quick tier: int32, int64, float, uint8), bounds small, narrow (more
  * bins than values) and at the type's extremes, 1, 2, 7 and 256 bins in local memory and 65536 and 2^20
  * in global memory (the quick tier: 65536 only, at int32 and float), values on edges, just outside, NaN and the
- * infinities, sizes 0, 1 and around a group's share; counts poisoned before each run. Edges that do not
+ * infinities, sizes 0, 1 and around a group's share, and in the item mode the policy does not pick;
+ * counts poisoned before each run. Edges that do not
  * increase, and bad arguments: a status, nothing written, the context still working.
  * $CLSCAN_TEST_SEED replays. */
 #include "prims/prims.h"
@@ -329,6 +330,23 @@ TYPE_TEST(UINT8, 1, 0)
 TYPE_TEST(INT16, 0, 0)
 TYPE_TEST(UINT16, 0, 0)
 
+/* The item mode the policy does not pick, so that CPUs run the GPUs' counting too (16-byte vector
+ * loads of 16, 8, 4 and 2 elements, CLSCAN_HIST_W in histogram.cl; the quick tier: bytes and int32). */
+static void test_histogram_other_items_mode(void **state)
+{
+    (void)state;
+    const int stream = clscan__scan_tile(ctx, CLSCAN_INT32).stream;
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
+    if (stream)
+        test_set_tile(ctx, 64, 8);
+    const clscan_type types[] = {CLSCAN_UINT8, CLSCAN_INT32, CLSCAN_INT16, CLSCAN_INT64, CLSCAN_FLOAT};
+    for (size_t k = 0; k < (ref_quick() ? 2u : sizeof types / sizeof types[0]); k++)
+        if (clscan__device_supports_type(&ctx->info, types[k]))
+            hist_type(types[k], k == 1);
+    test_set_tile(ctx, 0, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+}
+
 /* Edges that do not increase: some counts, no more than the elements, never a fault (Oclgrind checks
  * the accesses: tests/oclgrind_paths.c). */
 static void test_histogram_unordered_edges(void **state)
@@ -439,6 +457,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_histogram_FLOAT),        cmocka_unit_test(test_histogram_DOUBLE),
         cmocka_unit_test(test_histogram_INT8),         cmocka_unit_test(test_histogram_UINT8),
         cmocka_unit_test(test_histogram_INT16),        cmocka_unit_test(test_histogram_UINT16),
+        cmocka_unit_test(test_histogram_other_items_mode),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

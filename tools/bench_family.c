@@ -1,12 +1,13 @@
 /* clscan-bench's rows for functions of 0.2 (segmented and by-key scans, the segmented reduction over
  * n / 256 segments of random lengths, argmin and argmax, reduce_by_key, run-length encoding, unique and
- * the partition of half, runs of 8 on average, histogram_even of int32 over 256 bins and of uniform floats
- * over 65536), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
+ * the partition of half, runs of 8 on average, histogram_even of uniform bytes, int32 and floats over
+ * 256 bins and of the floats over 65536), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
  * its output poisoned before and checked after against its single-thread C loop, which is timed too.
  * Each row's rate counts its own bytes read plus written; "roof" is that rate over the copy roof the
  * caller measured in the same run. */
 #include "bench_family.h"
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,11 +30,12 @@ typedef struct family {
     size_t runs;                    /* their count: the device's (the C loop's in want) */
     uint32_t *ref_keys;             /* the C loop's keys out; lengths in ref_lengths */
     uint64_t *ref_lengths;
-    cl_mem floats, counts;          /* histograms: uniform floats in [-1, 1), and the device's counts */
+    cl_mem floats, bytes, counts;   /* histograms: uniform floats in [-1, 1), bytes, the device's counts */
     float *host_floats;
+    uint8_t *host_bytes;
     uint64_t *hist_want, *hist_got;
     size_t bins;
-    int hist_float;                 /* 0: the int32 values over [-1000, 1001); 1: the floats over [-1, 1) */
+    clscan_type hist_type;          /* int32: the values over [-1000, 1001); uint8 over [0, 255); float [-1, 1) */
 } family;
 
 static int run_device(const family *f)
@@ -174,11 +176,13 @@ static int runs_right(const family *f, cl_command_queue q)
 #define HIST_MOST 65536
 static const int32_t hist_lo = -1000, hist_hi = 1001;
 static const float hist_flo = -1, hist_fhi = 1;
+static const uint8_t hist_blo = 0, hist_bhi = 255;
 
 static int hist_device(const family *f)
 {
-    const clscan_status st = f->hist_float
-        ? clscan_histogram_even(f->ctx, f->floats, f->n, CLSCAN_FLOAT, &hist_flo, &hist_fhi, f->bins, f->counts)
+    const clscan_status st =
+        f->hist_type == CLSCAN_FLOAT ? clscan_histogram_even(f->ctx, f->floats, f->n, CLSCAN_FLOAT, &hist_flo, &hist_fhi, f->bins, f->counts)
+        : f->hist_type == CLSCAN_UINT8 ? clscan_histogram_even(f->ctx, f->bytes, f->n, CLSCAN_UINT8, &hist_blo, &hist_bhi, f->bins, f->counts)
         : clscan_histogram_even(f->ctx, f->values, f->n, CLSCAN_INT32, &hist_lo, &hist_hi, f->bins, f->counts);
     return st == CLSCAN_SUCCESS && clscan_finish(f->ctx) == CLSCAN_SUCCESS;
 }
@@ -189,7 +193,7 @@ static int hist_cpu(const family *f)
 {
     uint64_t *c = f->hist_want;
     memset(c, 0, f->bins * 8);
-    if (f->hist_float) {
+    if (f->hist_type == CLSCAN_FLOAT) {
         const float scale = (float)f->bins / (hist_fhi - hist_flo);
         for (size_t i = 0; i < f->n; i++) {
             const float x = f->host_floats[i], d = x - hist_flo, v = d * scale;
@@ -198,6 +202,10 @@ static int hist_cpu(const family *f)
                 c[b < f->bins - 1 ? b : f->bins - 1]++;
             }
         }
+    } else if (f->hist_type == CLSCAN_UINT8) {
+        for (size_t i = 0; i < f->n; i++)
+            if (f->host_bytes[i] < hist_bhi)
+                c[(uint64_t)f->host_bytes[i] * f->bins / (hist_bhi - hist_blo)]++;
     } else {
         const uint64_t range = (uint64_t)(hist_hi - hist_lo);
         for (size_t i = 0; i < f->n; i++) {
@@ -277,14 +285,17 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
         f.offsets = upload(cl, (f.segs + 1) * 8, f.host_offsets);
         f.out2 = upload(cl, n * 8, NULL), f.half = upload(cl, n, f.host_half);
     }
-    f.host_floats = malloc(n * 4), f.hist_want = malloc(HIST_MOST * 8), f.hist_got = malloc(HIST_MOST * 8);
-    if (f.host_floats && f.hist_want && f.hist_got) {
+    f.host_floats = malloc(n * 4), f.host_bytes = malloc(n);
+    f.hist_want = malloc(HIST_MOST * 8), f.hist_got = malloc(HIST_MOST * 8);
+    if (f.host_floats && f.host_bytes && f.hist_want && f.hist_got) {
         uint64_t x = 0x9E3779B97F4A7C15ull;
         for (size_t i = 0; i < n; i++) {
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
             f.host_floats[i] = (float)(x >> 40) / 8388608.0f - 1;   /* 24 bits: [-1, 1) */
+            f.host_bytes[i] = (uint8_t)(x >> 16);
         }
-        f.floats = upload(cl, n * 4, f.host_floats), f.counts = upload(cl, HIST_MOST * 8, NULL);
+        f.floats = upload(cl, n * 4, f.host_floats), f.bytes = upload(cl, n, f.host_bytes);
+        f.counts = upload(cl, HIST_MOST * 8, NULL);
     }
     static const char *const names[2][2] = {{"segmented inclusive scan (heads)", "segmented exclusive scan (heads)"},
                                             {"inclusive scan_by_key (uint32)", "exclusive scan_by_key (uint32)"}};
@@ -346,22 +357,27 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
     if (f.out2) clReleaseMemObject(f.out2);
     if (f.half) clReleaseMemObject(f.half);
     /* Histograms: the elements read, the counts written. */
-    static const char *const hist_names[2] = {"histogram_even, 256 bins", "histogram_even, 65536 bins"};
-    static const char *const hist_loops[2] = {"C histogram loop (256 bins), one thread", "C histogram loop (65536 bins), one thread"};
-    for (int k = 0; k < 2; k++) {
-        f.hist_float = k, f.bins = k ? HIST_MOST : 256;
-        const double hist_bytes = (double)n * 4 + (double)f.bins * 8;
+    static const struct { clscan_type type; size_t bins; const char *type_name; } hists[] = {
+        {CLSCAN_UINT8, 256, "uint8"}, {CLSCAN_INT32, 256, "int32"}, {CLSCAN_FLOAT, 256, "float"},
+        {CLSCAN_FLOAT, HIST_MOST, "float"}};
+    for (size_t k = 0; k < sizeof hists / sizeof hists[0]; k++) {
+        char hist_name[64], hist_loop[64];
+        f.hist_type = hists[k].type, f.bins = hists[k].bins;
+        snprintf(hist_name, sizeof hist_name, "histogram_even, %zu bins", f.bins);
+        snprintf(hist_loop, sizeof hist_loop, "C histogram loop (%zu bins), one thread", f.bins);
+        const double hist_bytes = (double)n * clscan_type_size(f.hist_type) + (double)f.bins * 8;
         cpu = f.hist_want ? median(hist_cpu, &f, runs < 3 ? runs : 3, t) : -1;
-        row(report, n, k ? "float" : "int32", hist_loops[k], cpu, hist_bytes, roof, launch_s, cpu > 0);
-        sec = f.counts && f.floats ? median(hist_device, &f, runs, t) : -1;
+        row(report, n, hists[k].type_name, hist_loop, cpu, hist_bytes, roof, launch_s, cpu > 0);
+        sec = f.counts && f.floats && f.bytes ? median(hist_device, &f, runs, t) : -1;
         ok = sec > 0 && clEnqueueReadBuffer(clscan_context_queue(ctx), f.counts, CL_TRUE, 0, f.bins * 8, f.hist_got, 0,
                                             NULL, NULL) == CL_SUCCESS && memcmp(f.hist_got, f.hist_want, f.bins * 8) == 0;
         wrong += !ok;
-        row(report, n, k ? "float" : "int32", hist_names[k], sec, hist_bytes, roof, launch_s, ok);
+        row(report, n, hists[k].type_name, hist_name, sec, hist_bytes, roof, launch_s, ok);
     }
     if (f.floats) clReleaseMemObject(f.floats);
+    if (f.bytes) clReleaseMemObject(f.bytes);
     if (f.counts) clReleaseMemObject(f.counts);
-    free(f.host_floats), free(f.hist_want), free(f.hist_got);
+    free(f.host_floats), free(f.host_bytes), free(f.hist_want), free(f.hist_got);
     if (f.values) clReleaseMemObject(f.values);
     if (f.heads) clReleaseMemObject(f.heads);
     if (f.keys) clReleaseMemObject(f.keys);

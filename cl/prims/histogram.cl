@@ -2,39 +2,67 @@
  * or a bounded search of the edges) counted with uint atomics: in local memory per work-group when the
  * bins fit there (clscan_hist_*_local, each group's row to scratch), else in one global row per launch
  * of fewer than 2^32 elements (clscan_hist_*_global). clscan_hist_fold sums rows into the ulong counts.
- * 64-bit atomics are not core OpenCL C 1.2, so no uint counter is ever given 2^32 elements. */
+ * 64-bit atomics are not core OpenCL C 1.2, so no uint counter is ever given 2^32 elements. Bins are
+ * numbered in uint, in ulong where the host asks for more than 2^32 - 1 of them (CLSCAN_HIST_WIDE_BINS):
+ * on a GPU each element's work is the cost here, not its bytes (H100: an 8-bit histogram counting one
+ * element in 256 took 0.38 ms of the 0.49 that counting all took), and 64-bit arithmetic doubles it. */
 
 /* Host and device must round alike (the test's reference repeats these formulas): no fused multiply-add. */
 #pragma OPENCL FP_CONTRACT OFF
 
+#if defined(CLSCAN_HIST_WIDE_BINS)
+typedef ulong clscan_hist_bin;
 #define CLSCAN_HIST_NONE ULONG_MAX   /* the bin of an element counted nowhere */
+#else
+typedef uint clscan_hist_bin;
+#define CLSCAN_HIST_NONE UINT_MAX
+#endif
+
+/* What the even split takes from the host: the bounds, scale (floats), range = upper - lower as ulong
+ * (integers), magic (the reciprocal of range, clscan_hist_scale), and flags: whether the float range is
+ * halved, whether every product d * bins fits in 32 bits (narrow). */
+typedef struct clscan_hist_even_rule {
+    CLSCAN_T lower, upper, scale;
+    ulong range, magic;
+    uint halves, narrow;
+    clscan_hist_bin bins;
+} clscan_hist_even_rule;
 
 #if defined(CLSCAN_IS_FLOAT)
 /* x's bin: (x - lower) * scale, scale = (T)bins / (upper - lower) rounded on the host in the type (OpenCL's
- * division is not correctly rounded, its products are); halves != 0 when upper - lower overflows: both
- * sides halved. A difference of 0 is bin 0 even where scale overflowed to infinity (0 * inf is NaN);
+ * division is not correctly rounded, its products are); halves: upper - lower overflows, both sides
+ * halved. A difference of 0 is bin 0 even where scale overflowed to infinity (0 * inf is NaN);
  * rounding past the last bin stays in it. Outside [lower, upper), and NaN: none. */
-ulong clscan_hist_even_bin(CLSCAN_T x, CLSCAN_T lower, CLSCAN_T upper, CLSCAN_T scale, ulong range, uint halves,
-                           ulong bins)
+clscan_hist_bin clscan_hist_even_bin(CLSCAN_T x, const clscan_hist_even_rule *r)
 {
-    (void)range;
-    if (!(x >= lower && x < upper))
+    if (!(x >= r->lower && x < r->upper))
         return CLSCAN_HIST_NONE;
-    const CLSCAN_T d = halves ? x * (CLSCAN_T)0.5 - lower * (CLSCAN_T)0.5 : x - lower;
-    const CLSCAN_T f = d * scale;
-    const ulong b = d == (CLSCAN_T)0 ? 0 : f < (CLSCAN_T)bins ? (ulong)f : bins - 1;
-    return min(b, bins - 1);
+    const CLSCAN_T d = r->halves ? x * (CLSCAN_T)0.5 - r->lower * (CLSCAN_T)0.5 : x - r->lower;
+    const CLSCAN_T f = d * r->scale;
+    /* (T)bins may round up past bins: the last bin caps what converts to bins. */
+    return d == (CLSCAN_T)0 ? 0 : f < (CLSCAN_T)r->bins ? min((clscan_hist_bin)f, r->bins - 1) : r->bins - 1;
 }
 #else
-/* floor(d * bins / range) for d < range, exact: one 64-bit product when it fits, else bins split as
- * q * range + r, d * q + d * r / range, the 128-bit d * r divided by shift and subtract (its quotient is
- * below r, so it fits; the remainder stays below range). Only 64-bit types or huge bin counts get there. */
-ulong clscan_hist_scale(ulong d, ulong bins, ulong range)
+/* floor(d * bins / range) for d < range, exact, with no division: where the product fits in 32 bits
+ * for every d (narrow, the host's finding) and else where it fits in 64, the quotient is the high half
+ * of the product times magic = floor((2^w - 1) / range) (from the host), which falls short of it by at
+ * most one (magic / 2^w > 1 / range - 1 / 2^w and the product is below 2^w), corrected by the
+ * remainder. A 64-bit division cost every element tens of instructions on GPUs. Past 64 bits (64-bit
+ * types or huge bin counts) bins split as q * range + r, d * q + d * r / range, the 128-bit d * r
+ * divided by shift and subtract (its quotient is below r, so it fits; the remainder stays below range). */
+clscan_hist_bin clscan_hist_scale(ulong d, const clscan_hist_even_rule *r)
 {
-    if (mul_hi(d, bins) == 0)
-        return d * bins / range;
-    const ulong q = bins / range, r = bins % range;
-    ulong high = mul_hi(d, r), low = d * r;
+    if (r->narrow) {
+        const uint x = (uint)d * (uint)r->bins, q = mul_hi(x, (uint)r->magic);
+        return q + (x - q * (uint)r->range >= (uint)r->range);
+    }
+    const ulong bins = r->bins, range = r->range;
+    if (mul_hi(d, bins) == 0) {
+        const ulong x = d * bins, q = mul_hi(x, r->magic);
+        return (clscan_hist_bin)(q + (x - q * range >= range));
+    }
+    const ulong q = bins / range, rem = bins % range;
+    ulong high = mul_hi(d, rem), low = d * rem;
     for (int i = 0; i < 64; i++) {
         const ulong carry = high >> 63;
         high = high << 1 | low >> 63;
@@ -42,29 +70,37 @@ ulong clscan_hist_scale(ulong d, ulong bins, ulong range)
         if (carry || high >= range)
             high -= range, low |= 1;
     }
-    return d * q + low;
+    return (clscan_hist_bin)(d * q + low);
 }
 
-/* x's bin: differences taken as ulong (a signed value widens with its sign, so x - lower wraps to the
- * true distance); range = upper - lower the same way, from the host. Outside [lower, upper): none. */
-ulong clscan_hist_even_bin(CLSCAN_T x, CLSCAN_T lower, CLSCAN_T upper, CLSCAN_T scale, ulong range, uint halves,
-                           ulong bins)
+/* x's bin: the distance x - lower taken unsigned, in 32 bits for types of 32 bits or fewer (a signed
+ * value converts with its sign, so the difference wraps to the true distance) and in 64 otherwise;
+ * range = upper - lower the same way, from the host. x lies in [lower, upper) exactly where that
+ * distance is below range (below lower it wraps past range, as no two values of the type lie 2^w
+ * apart): one comparison. Outside: none. */
+clscan_hist_bin clscan_hist_even_bin(CLSCAN_T x, const clscan_hist_even_rule *r)
 {
-    (void)scale, (void)halves;
-    if (!(x >= lower && x < upper))
+#if defined(CLSCAN_TYPE_INT64) || defined(CLSCAN_TYPE_UINT64)
+    const ulong d = (ulong)x - (ulong)r->lower;
+    if (d >= r->range)
         return CLSCAN_HIST_NONE;
-    return clscan_hist_scale((ulong)x - (ulong)lower, bins, range);
+#else
+    const uint d = (uint)x - (uint)r->lower;
+    if (d >= (uint)r->range)
+        return CLSCAN_HIST_NONE;
+#endif
+    return clscan_hist_scale(d, r);
 }
 #endif
 
 /* x's bin among edges[0 .. bins]: the last b with edges[b] <= x by halving, ceil(log2(bins)) steps
  * whatever the edges hold, every index below bins; then edges[b] <= x < edges[b + 1] checked, so edges
  * that do not increase give some bins, never a read out of bounds. NaN fails every comparison: none. */
-ulong clscan_hist_range_bin(CLSCAN_T x, __global const CLSCAN_T *edges, ulong bins)
+clscan_hist_bin clscan_hist_range_bin(CLSCAN_T x, __global const CLSCAN_T *edges, clscan_hist_bin bins)
 {
-    ulong at = 0, len = bins;
+    clscan_hist_bin at = 0, len = bins;
     while (len > 1) {
-        const ulong step = len / 2;
+        const clscan_hist_bin step = len / 2;
         if (edges[at + step] <= x)
             at += step, len -= step;
         else
@@ -74,82 +110,145 @@ ulong clscan_hist_range_bin(CLSCAN_T x, __global const CLSCAN_T *edges, ulong bi
 }
 
 /* The group's local counts zeroed, and (after counting) copied to its row of the scratch. */
-void clscan_hist_local_zero(__local uint *counts, ulong bins)
+void clscan_hist_local_zero(__local uint *counts, uint bins)
 {
-    for (ulong b = get_local_id(0); b < bins; b += CLSCAN_WG_SIZE)
+    for (uint b = get_local_id(0); b < bins; b += CLSCAN_WG_SIZE)
         counts[b] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-void clscan_hist_local_out(__local const uint *counts, ulong bins, __global uint *rows)
+void clscan_hist_local_out(__local const uint *counts, uint bins, __global uint *rows)
 {
     barrier(CLK_LOCAL_MEM_FENCE);
-    __global uint *row = rows + get_group_id(0) * bins;
-    for (ulong b = get_local_id(0); b < bins; b += CLSCAN_WG_SIZE)
+    __global uint *row = rows + (ulong)get_group_id(0) * bins;
+    for (uint b = get_local_id(0); b < bins; b += CLSCAN_WG_SIZE)
         row[b] = counts[b];
 }
 
-/* Elements [first, end) taken by `parts` work-items, this one being `part`: GPUs in turn (loads of
- * neighbouring work-items contiguous), CPUs (CLSCAN_ITEMS_STREAM) a contiguous run each, read in order. */
-#if defined(CLSCAN_ITEMS_STREAM)
-#define CLSCAN_HIST_EACH(i, first, end, part, parts)                                            \
-    const ulong clscan_run = ((end) - (first)) / (parts) + (((end) - (first)) % (parts) != 0);  \
-    const ulong clscan_lo = min((first) + (part) * clscan_run, (end));                          \
-    const ulong clscan_hi = min(clscan_lo + clscan_run, (end));                                 \
-    for (ulong i = clscan_lo; i < clscan_hi; i++)
+/* What counts x: its bin (BIN, a function-like macro of the value) incremented in counts. */
+#define CLSCAN_HIST_COUNT(BIN, x, counts)        \
+    {                                            \
+        const clscan_hist_bin clscan_b = BIN(x); \
+        if (clscan_b != CLSCAN_HIST_NONE)        \
+            atomic_inc(&(counts)[clscan_b]);     \
+    }
+
+/* GPUs whose buffers start on 16 bytes (CLSCAN_VEC4) read 16-byte vectors of CLSCAN_HIST_W elements,
+ * CLSCAN_HIST_LOADS of them in flight a work-item: one element a load left a work-item's counting
+ * waiting on each load in turn, and a byte a load moved a sixteenth of what the loads can (H100). */
+#if !defined(CLSCAN_ITEMS_STREAM) && defined(CLSCAN_VEC4)
+#if defined(CLSCAN_T_BITS) && CLSCAN_T_BITS == 8
+#define CLSCAN_HIST_W 16
+#elif defined(CLSCAN_T_BITS) && CLSCAN_T_BITS == 16
+#define CLSCAN_HIST_W 8
+#elif defined(CLSCAN_TYPE_INT64) || defined(CLSCAN_TYPE_UINT64) || defined(CLSCAN_TYPE_DOUBLE)
+#define CLSCAN_HIST_W 2
 #else
-#define CLSCAN_HIST_EACH(i, first, end, part, parts) for (ulong i = (first) + (part); i < (end); i += (parts))
+#define CLSCAN_HIST_W 4
+#endif
+#define CLSCAN_HIST_LOADS 4
+#define CLSCAN_HIST_VEC CLSCAN_WG__XCAT(CLSCAN_T, CLSCAN_HIST_W)
+#define CLSCAN_HIST_VSTORE CLSCAN_WG__XCAT(vstore, CLSCAN_HIST_W)
 #endif
 
-/* A group's per_group elements (fewer than 2^32) into its local counts; `bin` is in[i]'s bin. */
-#define CLSCAN_HIST_GROUP_SHARE(bin)                                                           \
-    const ulong from = get_group_id(0) * per_group;                                             \
-    const ulong to = from < n && n - from > per_group ? from + per_group : n;                  \
-    CLSCAN_HIST_EACH(i, min(from, to), to, (ulong)get_local_id(0), (ulong)CLSCAN_WG_SIZE) {     \
-        const ulong b = (bin);                                                                  \
-        if (b != CLSCAN_HIST_NONE)                                                              \
-            atomic_inc(&counts[b]);                                                             \
+/* Elements [first, first + count) (count < 2^32) counted by `parts` work-items, this one being
+ * `part`. CPUs (CLSCAN_ITEMS_STREAM): a contiguous run each, read in order. GPUs: in turn, so that
+ * neighbouring work-items' loads are contiguous; as vectors from first (a multiple of 16: the host's
+ * shares) up to the last whole vector, then one element each. */
+#if defined(CLSCAN_ITEMS_STREAM)
+#define CLSCAN_HIST_SPAN(BIN, first, count, part, parts, counts)                                \
+    {                                                                                           \
+        const ulong clscan_run = (count) / (parts) + ((count) % (parts) != 0);                  \
+        const ulong clscan_lo = min((ulong)(part) * clscan_run, (ulong)(count));                \
+        const ulong clscan_hi = min(clscan_lo + clscan_run, (ulong)(count));                    \
+        __global const CLSCAN_T *clscan_in = in + (first);                                      \
+        for (ulong i = clscan_lo; i < clscan_hi; i++)                                           \
+            CLSCAN_HIST_COUNT(BIN, clscan_in[i], counts)                                        \
     }
+#elif defined(CLSCAN_HIST_W)
+#define CLSCAN_HIST_SPAN(BIN, first, count, part, parts, counts)                                \
+    {                                                                                           \
+        const uint clscan_vn = (count) / CLSCAN_HIST_W;                                         \
+        __global const CLSCAN_T *clscan_in = in + (first);                                      \
+        __global const CLSCAN_HIST_VEC *clscan_vin = (__global const CLSCAN_HIST_VEC *)clscan_in; \
+        for (uint j = (part); j < clscan_vn; j += CLSCAN_HIST_LOADS * (parts)) {                \
+            CLSCAN_HIST_VEC x[CLSCAN_HIST_LOADS];                                               \
+            for (uint u = 0; u < CLSCAN_HIST_LOADS; u++)                                        \
+                x[u] = j + u * (parts) < clscan_vn ? clscan_vin[j + u * (parts)] : (CLSCAN_HIST_VEC)0; \
+            for (uint u = 0; u < CLSCAN_HIST_LOADS; u++) {                                      \
+                if (j + u * (parts) >= clscan_vn)                                               \
+                    break;                                                                      \
+                CLSCAN_T e[CLSCAN_HIST_W];                                                      \
+                CLSCAN_HIST_VSTORE(x[u], 0, e);                                                 \
+                for (uint k = 0; k < CLSCAN_HIST_W; k++)                                        \
+                    CLSCAN_HIST_COUNT(BIN, e[k], counts)                                        \
+            }                                                                                   \
+        }                                                                                       \
+        for (uint i = clscan_vn * CLSCAN_HIST_W + (part); i < (count); i += (parts))            \
+            CLSCAN_HIST_COUNT(BIN, clscan_in[i], counts)                                        \
+    }
+#else
+#define CLSCAN_HIST_SPAN(BIN, first, count, part, parts, counts)                                \
+    {                                                                                           \
+        __global const CLSCAN_T *clscan_in = in + (first);                                      \
+        for (uint i = (part); i < (count); i += (parts))                                        \
+            CLSCAN_HIST_COUNT(BIN, clscan_in[i], counts)                                        \
+    }
+#endif
 
-/* Elements from .. from + count (count < 2^32) over the whole launch into one global row. */
-#define CLSCAN_HIST_LAUNCH_SHARE(bin)                                                          \
-    CLSCAN_HIST_EACH(i, from, from + count, (ulong)get_global_id(0), (ulong)get_global_size(0)) { \
-        const ulong b = (bin);                                                                  \
-        if (b != CLSCAN_HIST_NONE)                                                              \
-            atomic_inc(&row[b]);                                                                \
-    }
+/* A group's per_group elements (fewer than 2^32, a multiple of 16) into its local counts. */
+#define CLSCAN_HIST_GROUP_SHARE(BIN)                                                            \
+    const ulong from = min(get_group_id(0) * per_group, n);                                     \
+    const uint count = (uint)min(per_group, n - from);                                          \
+    CLSCAN_HIST_SPAN(BIN, from, count, get_local_id(0), CLSCAN_WG_SIZE, counts)
+
+/* Elements from .. from + count (count < 2^32, from a multiple of 16) over the whole launch into one
+ * global row (fewer than 2^32 work-items). */
+#define CLSCAN_HIST_LAUNCH_SHARE(BIN) \
+    CLSCAN_HIST_SPAN(BIN, from, count, (uint)get_global_id(0), (uint)get_global_size(0), row)
+
+/* The bins of the even split and of edges, as the spans take them. */
+#define CLSCAN_HIST_EVEN(x) clscan_hist_even_bin(x, &rule)
+#define CLSCAN_HIST_RANGE(x) clscan_hist_range_bin(x, edges, (clscan_hist_bin)bins)
+
+/* The even split's kernel arguments as a rule. */
+#define CLSCAN_HIST_RULE                                                                         \
+    const clscan_hist_even_rule rule = {lower, upper, scale, range, magic, halves, narrow, (clscan_hist_bin)bins}
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_hist_even_local(__global const CLSCAN_T *in, ulong n, ulong per_group, CLSCAN_T lower, CLSCAN_T upper,
-                            CLSCAN_T scale, ulong range, uint halves, ulong bins, __global uint *rows,
-                            __local uint *counts)
+                            CLSCAN_T scale, ulong range, ulong magic, uint halves, uint narrow, ulong bins,
+                            __global uint *rows, __local uint *counts)
 {
-    clscan_hist_local_zero(counts, bins);
-    CLSCAN_HIST_GROUP_SHARE(clscan_hist_even_bin(in[i], lower, upper, scale, range, halves, bins))
-    clscan_hist_local_out(counts, bins, rows);
+    CLSCAN_HIST_RULE;
+    clscan_hist_local_zero(counts, (uint)bins);
+    CLSCAN_HIST_GROUP_SHARE(CLSCAN_HIST_EVEN)
+    clscan_hist_local_out(counts, (uint)bins, rows);
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_hist_range_local(__global const CLSCAN_T *in, ulong n, ulong per_group, __global const CLSCAN_T *edges,
                              ulong bins, __global uint *rows, __local uint *counts)
 {
-    clscan_hist_local_zero(counts, bins);
-    CLSCAN_HIST_GROUP_SHARE(clscan_hist_range_bin(in[i], edges, bins))
-    clscan_hist_local_out(counts, bins, rows);
+    clscan_hist_local_zero(counts, (uint)bins);
+    CLSCAN_HIST_GROUP_SHARE(CLSCAN_HIST_RANGE)
+    clscan_hist_local_out(counts, (uint)bins, rows);
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_hist_even_global(__global const CLSCAN_T *in, ulong from, ulong count, CLSCAN_T lower, CLSCAN_T upper,
-                             CLSCAN_T scale, ulong range, uint halves, ulong bins, __global uint *row)
+                             CLSCAN_T scale, ulong range, ulong magic, uint halves, uint narrow, ulong bins,
+                             __global uint *row)
 {
-    CLSCAN_HIST_LAUNCH_SHARE(clscan_hist_even_bin(in[i], lower, upper, scale, range, halves, bins))
+    CLSCAN_HIST_RULE;
+    CLSCAN_HIST_LAUNCH_SHARE(CLSCAN_HIST_EVEN)
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_hist_range_global(__global const CLSCAN_T *in, ulong from, ulong count, __global const CLSCAN_T *edges,
                               ulong bins, __global uint *row)
 {
-    CLSCAN_HIST_LAUNCH_SHARE(clscan_hist_range_bin(in[i], edges, bins))
+    CLSCAN_HIST_LAUNCH_SHARE(CLSCAN_HIST_RANGE)
 }
 
 /* counts[b] = (carried ? carry[b] : 0) + the sum of rows[r * bins + b] over n_rows rows; neighbouring

@@ -9,18 +9,21 @@
 /* Bins counted in local memory (uint each) at most: a group zeroes and writes out every bin, so past a
  * few thousand that costs more than the atomics it saves; 32 KiB also fits every GPU's local memory. */
 #define HIST_LOCAL_BINS 8192
-/* Elements one uint counter may see: a local group's share, or one global launch. */
-#define HIST_MAX_SHARE 0xFFFFFFFFull
+/* Elements one uint counter may see: a local group's share, or one global launch; shares are multiples
+ * of HIST_ALIGN elements, so that every share starts on a 16-byte vector (histogram.cl). */
+#define HIST_MAX_SHARE 0xFFFFFFF0ull
+#define HIST_ALIGN 16
 /* Work-groups a compute unit (as the reductions). */
 #define HIST_GROUPS_PER_CU 8
 
 /* What the kernels take to find a bin: the even split's bounds, scale (floats), range = upper - lower
- * (integers, as ulong) and whether the float range is halved; or the edges. */
+ * (integers, as ulong) with the reciprocal that divides by it (magic) and whether every product
+ * d * bins fits in 32 bits (narrow), and whether the float range is halved; or the edges. */
 typedef struct hist_rule {
     cl_mem edges;   /* NULL: even */
     unsigned char lower[8], upper[8], scale[8];
-    cl_ulong range;
-    cl_uint halves;
+    cl_ulong range, magic;
+    cl_uint halves, narrow;
 } hist_rule;
 
 /* An integer element widened to 64 bits with its sign (so that differences wrap to distances). */
@@ -131,8 +134,13 @@ static hist_rule even_rule(clscan_type type, const void *lower, const void *uppe
         r.halves = isinf(u - l);
         s = r.halves ? (double)bins / (u * 0.5 - l * 0.5) : (double)bins / (u - l);
         memcpy(r.scale, &s, 8);
-    } else
+    } else {
+        /* floor((2^w - 1) / range), w = 32 where d * bins < 2^32 for every d < range, else 64: the
+         * kernel's quotient from a product's high half (histogram.cl, clscan_hist_scale). */
         r.range = widen(upper, type) - widen(lower, type);
+        r.narrow = r.range <= UINT32_MAX && bins <= UINT32_MAX && (r.range - 1) * (uint64_t)bins <= UINT32_MAX;
+        r.magic = (r.narrow ? UINT32_MAX : UINT64_MAX) / r.range;
+    }
     return r;
 }
 
@@ -155,7 +163,9 @@ static size_t rule_args(const hist_rule *r, size_t elem, const cl_ulong *bins, c
         out[k++] = (clscan__arg){elem, r->upper};
         out[k++] = (clscan__arg){elem, r->scale};
         out[k++] = CLSCAN__VAL(r->range);
+        out[k++] = CLSCAN__VAL(r->magic);
         out[k++] = CLSCAN__VAL(r->halves);
+        out[k++] = CLSCAN__VAL(r->narrow);
     }
     out[k++] = CLSCAN__VAL(*bins);
     return k;
@@ -184,8 +194,8 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     groups = groups > least ? groups : least;
     cl_mem rows = NULL;
     clscan_status st = clscan__scratch(ctx, "histogram rows", groups * bins * sizeof(cl_uint), &rows);
-    cl_ulong n64 = n, per_group = clscan__tiles(n, groups), bins64 = bins;
-    clscan__arg args[12] = {CLSCAN__MEM(in), CLSCAN__VAL(n64), CLSCAN__VAL(per_group)};
+    cl_ulong n64 = n, per_group = clscan__tiles(clscan__tiles(n, groups), HIST_ALIGN) * HIST_ALIGN, bins64 = bins;
+    clscan__arg args[16] = {CLSCAN__MEM(in), CLSCAN__VAL(n64), CLSCAN__VAL(per_group)};
     size_t k = 3 + rule_args(r, p->config.elem, &bins64, args + 3);
     args[k++] = CLSCAN__MEM(rows);
     args[k++] = (clscan__arg){bins * sizeof(cl_uint), NULL};   /* the group's local counts */
@@ -208,7 +218,7 @@ static clscan_status run_global(clscan_context *ctx, const clscan__program *p, c
     cl_ulong bins64 = bins;
     for (size_t l = 0; st == CLSCAN_SUCCESS && l < launches; l++) {
         cl_ulong from = (cl_ulong)l * HIST_MAX_SHARE, count = n - from < HIST_MAX_SHARE ? n - from : HIST_MAX_SHARE;
-        clscan__arg args[12] = {CLSCAN__MEM(in), CLSCAN__VAL(from), CLSCAN__VAL(count)};
+        clscan__arg args[16] = {CLSCAN__MEM(in), CLSCAN__VAL(from), CLSCAN__VAL(count)};
         size_t k = 3 + rule_args(r, p->config.elem, &bins64, args + 3);
         args[k++] = CLSCAN__MEM(row);
         size_t groups = clscan__tiles((size_t)count, 16 * wg);
@@ -228,6 +238,8 @@ static clscan_status hist_run(clscan_context *ctx, cl_mem in, size_t n, clscan_t
                               size_t bins, cl_mem counts)
 {
     clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_HIST, type, CLSCAN_ADD, n, clscan__scan_tile(ctx, type));
+    if ((uint64_t)bins > UINT32_MAX)   /* bins numbered in ulong (histogram.cl); else in uint */
+        clscan__config_define(&cfg, "CLSCAN_HIST_WIDE_BINS", NULL);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
