@@ -1,16 +1,21 @@
-/* Fuzz target: the argument checks of the public functions of include/clscan/clscan.h (of 0.2's, so far
- * the partition and unique), on one
- * long-lived context (the CPU device, PoCL, unless $CLSCAN_DEVICE names another) with small sizes.
+/* Fuzz target: the argument checks of the public functions of include/clscan/clscan.h, on one
+ * long-lived context (the CPU device, PoCL, unless $CLSCAN_DEVICE names another) with small sizes:
+ * 0.1's, and of 0.2's the partition and unique, the scans with an initial value (on the host or in
+ * init_buf), the segmented scans (byte heads) and the scans by key, the segmented reduction, reduce by
+ * key and run-length encoding (with their _async twins), argmin and argmax, and both histograms.
  * An input decodes into a few calls: the function, its enums (out-of-range values too), its counts
  * (some that overflow), and each buffer as NULL, exact, larger, too small, read-only, write-only, from
  * another cl_context, an image, the argument before it again, or a sub-buffer apart from or partly over
  * it. Each call must give the status a second reading of the contract predicts; a failure must leave a
- * message and every buffer as it was; a success must match a CPU reference (data chosen so that float
- * results are exact in any order); and the context must scan correctly afterwards. Calls that pass
- * the checks run on tiles of 32 elements and on a few kernel configurations (canonical_types). */
+ * message, every buffer as it was and the host results unwritten; a success must match a CPU reference
+ * (data chosen so that float results are exact in any order); and the context must scan correctly
+ * afterwards. Device-side data the contract lets be wrong (offsets that decrease or pass the input,
+ * edges that do not increase) need no particular result, only no access outside the outputs. Calls
+ * that pass the checks run on tiles of 32 elements and on a few kernel configurations (canonical_types). */
 #define _POSIX_C_SOURCE 200809L   /* setenv */
 #include "prims/prims.h"
 #include "fuzz_reader.h"
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -182,7 +187,9 @@ static uint64_t key_for(clscan_type t, uint64_t *rng)
 }
 
 /* ---- buffers ----------------------------------------------------------------------------------- */
-typedef enum fill { FILL_POISON, FILL_OP, FILL_BITS, FILL_FLAGS, FILL_KEYS } fill;
+/* OFFSETS (segmented reduction), EDGES and HIST (histograms): mostly what the contract asks for, at
+ * times not (see fill_added). */
+typedef enum fill { FILL_POISON, FILL_OP, FILL_BITS, FILL_FLAGS, FILL_KEYS, FILL_OFFSETS, FILL_EDGES, FILL_HIST } fill;
 
 typedef struct root {         /* a buffer one call made; its sub-buffers point into it */
     cl_mem mem;
@@ -209,6 +216,7 @@ typedef struct exec {
     cl_mem subs[MAX_ROOTS];
     int nsubs;
     uint64_t rng;
+    size_t span;              /* the elements offsets point into (segmented reduction) */
 } exec;
 
 static void fill_bytes(uint8_t *p, size_t bytes, clscan_type t, clscan_op op, fill f, uint64_t *rng)
@@ -222,6 +230,79 @@ static void fill_bytes(uint8_t *p, size_t bytes, clscan_type t, clscan_op op, fi
         return;
     for (size_t i = 0; i + elem <= bytes; i += elem)
         store(p + i, elem, f == FILL_KEYS ? key_for(t, rng) : value_for(t, o, rng));
+}
+
+/* A small integer as an element of t (integers wrap to their width). */
+static uint64_t small_value(clscan_type t, double v)
+{
+    return is_float(t) ? from_double(t, v) : (uint64_t)(int64_t)v & width_mask(t);
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Segment offsets into span elements: sorted and in range, mostly; one buffer in sixteen each random
+ * bits, one offset past the end, or one pair that decreases (the contract cuts those on the device,
+ * see segreduce_reference). */
+static void fill_offsets(uint8_t *p, size_t bytes, size_t span, uint64_t *rng)
+{
+    size_t count = bytes / 8;
+    uint64_t *v = malloc((count ? count : 1) * sizeof *v), mode = next_random(rng) % 16;
+    if (!v)
+        abort();
+    for (size_t i = 0; i < count; i++)
+        v[i] = mode == 0 ? next_random(rng) : next_random(rng) % (span + 1);
+    if (mode != 0)
+        qsort(v, count, sizeof *v, compare_u64);
+    if (mode == 1 && count > 0)
+        v[next_random(rng) % count] = next_random(rng) % 2 ? UINT64_MAX : span + 1;
+    if (mode == 2 && count > 1) {
+        size_t i = next_random(rng) % (count - 1);
+        uint64_t t = v[i];
+        v[i] = v[i + 1] + 1, v[i + 1] = t;
+    }
+    memcpy(p, v, count * 8);
+    free(v);
+}
+
+/* Histogram edges: start + b * step, increasing where the type holds them (from 0 on for unsigned
+ * types); one in eight buffers random bits. */
+static void fill_edges(uint8_t *p, size_t bytes, clscan_type t, uint64_t *rng)
+{
+    size_t elem = clscan_type_size(t);
+    uint64_t r = next_random(rng);
+    double start = is_signed(t) || is_float(t) ? -1.0 - (double)(r % 24) : (double)(r % 24);
+    double step = is_float(t) ? 0.5 * (double)(1 + r / 24 % 4) : (double)(1 + r / 24 % 3);
+    for (size_t i = 0; i + elem <= bytes; i += elem)
+        store(p + i, elem, r / 96 % 8 == 0 ? next_random(rng) : small_value(t, start + (double)(i / elem) * step));
+}
+
+/* Histogram data: small integers and halves around 0 (unsigned: from 0; the bounds are small too),
+ * float specials. */
+static uint64_t hist_value(clscan_type t, uint64_t *rng)
+{
+    uint64_t r = next_random(rng);
+    static const double special[] = {NAN, INFINITY, -INFINITY, -0.0};
+    if (is_float(t) && r % 16 < 4)
+        return from_double(t, special[r % 4]);
+    int v = (int)(r / 16 % 61) - (is_signed(t) || is_float(t) ? 30 : 0);
+    return small_value(t, (double)v / (is_float(t) && r % 3 == 0 ? 2.0 : 1.0));
+}
+
+static void fill_added(uint8_t *p, size_t bytes, clscan_type t, fill f, size_t span, uint64_t *rng)
+{
+    size_t elem = type_ok(t) ? clscan_type_size(t) : 4;
+    memset(p, 0, bytes);
+    if (f == FILL_OFFSETS)
+        fill_offsets(p, bytes, span, rng);
+    else if (f == FILL_EDGES && type_ok(t))
+        fill_edges(p, bytes, t, rng);
+    else
+        for (size_t i = 0; type_ok(t) && i + elem <= bytes; i += elem)
+            store(p + i, elem, hist_value(t, rng));
 }
 
 static root *new_root(exec *e, size_t size, cl_mem_flags flags, int foreign)
@@ -243,9 +324,12 @@ static root *new_root(exec *e, size_t size, cl_mem_flags flags, int foreign)
     return r;
 }
 
-static void write_root(root *r, clscan_type t, clscan_op op, fill f, uint64_t *rng)
+static void write_root(exec *e, root *r, clscan_type t, clscan_op op, fill f)
 {
-    fill_bytes(r->init, r->size, t, op, f, rng);
+    if (f >= FILL_OFFSETS)
+        fill_added(r->init, r->size, t, f, e->span, &e->rng);
+    else
+        fill_bytes(r->init, r->size, t, op, f, &e->rng);
     memcpy(r->expect, r->init, r->size);
     if (clEnqueueWriteBuffer(r->queue, r->mem, CL_TRUE, 0, r->size, r->init, 0, NULL, NULL) != CL_SUCCESS)
         abort();
@@ -285,7 +369,7 @@ static size_t bytes_of(size_t n, size_t elem)
 static arg plain_arg(exec *e, size_t size, cl_mem_flags flags, int foreign, clscan_type t, clscan_op op, fill f)
 {
     root *r = new_root(e, size, flags, foreign);
-    write_root(r, t, op, f, &e->rng);
+    write_root(e, r, t, op, f);
     return (arg){r->mem, e->nroots - 1, 0, size, flags, foreign, 0};
 }
 
@@ -334,32 +418,64 @@ static arg make_arg(exec *e, reader *rd, const arg *before, int i, size_t need, 
 /* ---- calls ------------------------------------------------------------------------------------- */
 typedef enum fn { F_INCLUSIVE, F_EXCLUSIVE, F_REDUCE, F_COMPACT, F_SORT, F_SORT_BY_KEY, F_SAT, F_INCLUSIVE_HOST,
                   F_EXCLUSIVE_HOST, F_SET_ALGORITHM, F_FINISH, F_CREATE, F_CREATE_FROM_QUEUE, F_MISC,
-                  F_PARTITION, F_UNIQUE, F_COUNT } fn;
+                  F_PARTITION, F_UNIQUE, F_INCLUSIVE_INIT, F_EXCLUSIVE_INIT, F_SEG_INCLUSIVE, F_SEG_EXCLUSIVE,
+                  F_INCLUSIVE_BY_KEY, F_EXCLUSIVE_BY_KEY, F_SEG_REDUCE, F_REDUCE_BY_KEY, F_REDUCE_BY_KEY_ASYNC,
+                  F_RLE, F_RLE_ASYNC, F_ARGMIN, F_ARGMAX, F_HIST_EVEN, F_HIST_RANGE, F_COUNT } fn;
 /* The functions of 0.2 come after: a selector byte from 0xf0 on takes them, so that the inputs written
- * before (corpus, regressions) decode as they did. */
+ * before (corpus, regressions) decode as they did; new ones are appended, so that 0.2's inputs written
+ * so far (0xf0 partition, 0xf1 unique) do too. 0xf0 .. 0xfe pick one each, 0xff and the byte after it
+ * the rest (see take_fn). */
 #define F_ADDED F_PARTITION
+#define F_ONE_BYTE 15   /* 0.2's functions a selector byte alone picks */
 
 static const char *const fn_names[F_COUNT] = {
     "inclusive_scan", "exclusive_scan", "reduce", "compact", "sort", "sort_by_key", "summed_area_table",
     "inclusive_scan_host", "exclusive_scan_host", "set_algorithm", "finish", "context_create",
-    "context_create_from_queue", "misc", "partition", "unique"};
+    "context_create_from_queue", "misc", "partition", "unique", "inclusive_scan_init", "exclusive_scan_init",
+    "segmented_inclusive_scan", "segmented_exclusive_scan", "inclusive_scan_by_key", "exclusive_scan_by_key",
+    "segmented_reduce", "reduce_by_key", "reduce_by_key_async", "run_length_encode", "run_length_encode_async",
+    "argmin", "argmax", "histogram_even", "histogram_range"};
+
+static fn take_fn(reader *r, unsigned sel)
+{
+    if (sel < 0xf0)
+        return (fn)(sel % F_ADDED);
+    unsigned k = sel - 0xf0;
+    if (k == F_ONE_BYTE)
+        k += take8(r) % (F_COUNT - F_ADDED - F_ONE_BYTE);
+    return (fn)(F_ADDED + k % (F_COUNT - F_ADDED));
+}
+
+#define MAX_ARGS 5
 
 typedef struct call {
     fn f;
-    int ctx_null, ptr_null;   /* ctx, and reduce's result or compact's count, passed as NULL */
+    int ctx_null, ptr_null;   /* ctx, and the host result (reduce's, a count, argmin's index) passed as NULL */
+    int value_null;           /* argmin's and argmax's value pointer passed as NULL */
     clscan_type type, vtype;
     clscan_op op;
     size_t n, width, height;
+    size_t bins, span;        /* histograms; the elements a segmented reduction's input is made with */
+    unsigned shape;           /* scans with init: see init_given; histogram_even: see decode_bounds */
+    uint8_t init[8], lower[8], upper[8];
     int nbuf;
-    arg args[3];
-    size_t need[3];           /* bytes of each buffer the call covers */
+    arg args[MAX_ARGS];
+    size_t need[MAX_ARGS];    /* bytes of each buffer the call covers */
 } call;
+
+static int init_given(const call *c) { return c->shape & 1; }       /* init on the host; bit 1: init_buf too */
+static int lower_null(const call *c) { return (c->shape & 15) == 1; }
+static int upper_null(const call *c) { return (c->shape & 15) == 2; }
+static int is_async(fn f) { return f == F_REDUCE_BY_KEY_ASYNC || f == F_RLE_ASYNC; }
 
 static void describe(const call *c)
 {
     fprintf(stderr, "fuzz_api: clscan_%s(ctx%s, n = %zu (%zu x %zu), type %d, value type %d, op %d%s)\n",
             fn_names[c->f], c->ctx_null ? " = NULL" : "", c->n, c->width, c->height, (int)c->type, (int)c->vtype,
             (int)c->op, c->ptr_null ? ", NULL result" : "");
+    if (c->f >= F_INCLUSIVE_INIT)
+        fprintf(stderr, "  bins %zu, span %zu, shape %#x%s\n", c->bins, c->span, c->shape,
+                c->value_null ? ", NULL value" : "");
     for (int i = 0; i < c->nbuf; i++)
         fprintf(stderr, "  buffer %d: %p root %d offset %zu size %zu (covers %zu) flags %#llx%s%s\n", i,
                 (void *)c->args[i].mem, c->args[i].root, c->args[i].offset, c->args[i].size, c->need[i],
@@ -378,55 +494,143 @@ static void fail(const call *c, const char *what)
     abort();
 }
 
-/* Roles of the buffers: what each is filled with and how it is accessed. */
-static void device_roles(const call *c, fill f[3], int reads[3], int writes[3])
+/* What a buffer argument covers: n elements of the type or of the other type, n bytes, n cl_ulong, one
+ * element, a cl_ulong count, bins cl_ulong, bins + 1 edges, n + 1 offsets, or (a segmented reduction's
+ * input) nothing: it is checked as a buffer and read as far as it goes. */
+typedef enum unit { U_NONE, U_TYPE, U_VTYPE, U_BYTE, U_ULONG, U_ONE, U_COUNT, U_BINS, U_EDGES, U_OFFSETS, U_SPAN } unit;
+
+/* Roles of the buffers, in the order of the function's parameters: what each is filled with, what it
+ * covers, and how it is accessed. */
+typedef struct role { fill f; unit u; int reads, writes; } role;
+#define R_IN(fill, unit) {fill, unit, 1, 0}
+#define R_OUT(unit) {FILL_POISON, unit, 0, 1}
+static const role roles[F_COUNT][MAX_ARGS] = {
+    [F_INCLUSIVE] = {R_IN(FILL_OP, U_TYPE), R_OUT(U_TYPE)},
+    [F_EXCLUSIVE] = {R_IN(FILL_OP, U_TYPE), R_OUT(U_TYPE)},
+    [F_REDUCE] = {R_IN(FILL_OP, U_TYPE)},
+    [F_COMPACT] = {R_IN(FILL_BITS, U_TYPE), R_IN(FILL_FLAGS, U_BYTE), R_OUT(U_TYPE)},
+    [F_PARTITION] = {R_IN(FILL_BITS, U_TYPE), R_IN(FILL_FLAGS, U_BYTE), R_OUT(U_TYPE)},
+    [F_UNIQUE] = {R_IN(FILL_KEYS, U_TYPE), R_OUT(U_TYPE)},
+    [F_SORT] = {{FILL_KEYS, U_TYPE, 1, 1}},
+    [F_SORT_BY_KEY] = {{FILL_KEYS, U_TYPE, 1, 1}, {FILL_BITS, U_VTYPE, 1, 1}},
+    [F_SAT] = {R_IN(FILL_OP, U_TYPE), R_OUT(U_TYPE)},
+    [F_INCLUSIVE_INIT] = {R_IN(FILL_OP, U_TYPE), R_OUT(U_TYPE), R_IN(FILL_OP, U_ONE)},
+    [F_EXCLUSIVE_INIT] = {R_IN(FILL_OP, U_TYPE), R_OUT(U_TYPE), R_IN(FILL_OP, U_ONE)},
+    [F_SEG_INCLUSIVE] = {R_IN(FILL_OP, U_TYPE), R_IN(FILL_FLAGS, U_BYTE), R_OUT(U_TYPE)},
+    [F_SEG_EXCLUSIVE] = {R_IN(FILL_OP, U_TYPE), R_IN(FILL_FLAGS, U_BYTE), R_OUT(U_TYPE)},
+    /* by key: keys (the other type), in, out */
+    [F_INCLUSIVE_BY_KEY] = {R_IN(FILL_KEYS, U_VTYPE), R_IN(FILL_OP, U_TYPE), R_OUT(U_TYPE)},
+    [F_EXCLUSIVE_BY_KEY] = {R_IN(FILL_KEYS, U_VTYPE), R_IN(FILL_OP, U_TYPE), R_OUT(U_TYPE)},
+    [F_SEG_REDUCE] = {R_IN(FILL_OP, U_SPAN), R_IN(FILL_OFFSETS, U_OFFSETS), R_OUT(U_TYPE)},
+    /* keys (the type), values (the other type), keys_out, values_out, and the _async count */
+    [F_REDUCE_BY_KEY] = {R_IN(FILL_KEYS, U_TYPE), R_IN(FILL_OP, U_VTYPE), R_OUT(U_TYPE), R_OUT(U_VTYPE)},
+    [F_REDUCE_BY_KEY_ASYNC] = {R_IN(FILL_KEYS, U_TYPE), R_IN(FILL_OP, U_VTYPE), R_OUT(U_TYPE), R_OUT(U_VTYPE),
+                               R_OUT(U_COUNT)},
+    [F_RLE] = {R_IN(FILL_KEYS, U_TYPE), R_OUT(U_TYPE), R_OUT(U_ULONG)},
+    [F_RLE_ASYNC] = {R_IN(FILL_KEYS, U_TYPE), R_OUT(U_TYPE), R_OUT(U_ULONG), R_OUT(U_COUNT)},
+    [F_ARGMIN] = {R_IN(FILL_KEYS, U_TYPE)},
+    [F_ARGMAX] = {R_IN(FILL_KEYS, U_TYPE)},
+    [F_HIST_EVEN] = {R_IN(FILL_HIST, U_TYPE), R_OUT(U_BINS)},
+    [F_HIST_RANGE] = {R_IN(FILL_HIST, U_TYPE), R_IN(FILL_EDGES, U_EDGES), R_OUT(U_BINS)},
+};
+
+static size_t need_of(const call *c, unit u)
 {
-    static const struct { fill f[3]; int r[3], w[3]; } roles[] = {
-        [F_INCLUSIVE] = {{FILL_OP, FILL_POISON}, {1, 0}, {0, 1}},
-        [F_EXCLUSIVE] = {{FILL_OP, FILL_POISON}, {1, 0}, {0, 1}},
-        [F_REDUCE] = {{FILL_OP}, {1}, {0}},
-        [F_COMPACT] = {{FILL_BITS, FILL_FLAGS, FILL_POISON}, {1, 1, 0}, {0, 0, 1}},
-        [F_PARTITION] = {{FILL_BITS, FILL_FLAGS, FILL_POISON}, {1, 1, 0}, {0, 0, 1}},
-        [F_UNIQUE] = {{FILL_KEYS, FILL_POISON}, {1, 0}, {0, 1}},
-        [F_SORT] = {{FILL_KEYS}, {1}, {1}},
-        [F_SORT_BY_KEY] = {{FILL_KEYS, FILL_BITS}, {1, 1}, {1, 1}},
-        [F_SAT] = {{FILL_OP, FILL_POISON}, {1, 0}, {0, 1}},
-    };
-    for (int i = 0; i < 3; i++)
-        f[i] = roles[c->f].f[i], reads[i] = roles[c->f].r[i], writes[i] = roles[c->f].w[i];
+    size_t elem = clscan_type_size(c->type);
+    switch (u) {
+    case U_TYPE: return bytes_of(c->n, elem);
+    case U_VTYPE: return bytes_of(c->n, clscan_type_size(c->vtype));
+    case U_BYTE: return c->n;
+    case U_ULONG: return bytes_of(c->n, 8);
+    case U_ONE: return elem;
+    case U_COUNT: return 8;
+    case U_BINS: return bytes_of(c->bins, 8);
+    case U_EDGES: return c->bins == SIZE_MAX ? SIZE_MAX : bytes_of(c->bins + 1, elem);
+    case U_OFFSETS: return c->n == SIZE_MAX ? SIZE_MAX : bytes_of(c->n + 1, 8);
+    default: return 0;   /* U_SPAN: a buffer of no elements */
+    }
 }
 
-static int device_nbuf(fn f)
+/* The type a buffer is filled as. */
+static clscan_type type_of(const call *c, unit u)
 {
-    return f == F_REDUCE || f == F_SORT ? 1 : f == F_COMPACT || f == F_PARTITION ? 3 : 2;
+    if (u == U_VTYPE)
+        return c->vtype;
+    return u == U_ULONG || u == U_COUNT || u == U_BINS || u == U_OFFSETS ? CLSCAN_UINT64 : c->type;
+}
+
+/* The functions that combine with an operator (and so read its byte). */
+static int takes_op(fn f)
+{
+    return !(f == F_SAT || f == F_COMPACT || f == F_PARTITION || f == F_UNIQUE || f == F_RLE || f == F_RLE_ASYNC ||
+             f == F_ARGMIN || f == F_ARGMAX || f == F_HIST_EVEN || f == F_HIST_RANGE);
+}
+
+/* The bounds of an even histogram: two small values of the type (signed bytes; unsigned types 0..63).
+ * The shape byte's low bits pass one as NULL; its high bits put in a NaN, an infinity, or the type's
+ * extremes (floats: the largest finite, whose difference overflows). */
+static void decode_bounds(reader *r, call *c)
+{
+    c->shape = take8(r);
+    unsigned lo = take8(r), hi = take8(r);
+    clscan_type t = c->type;
+    if (!type_ok(t))
+        return;
+    int sign = is_signed(t) || is_float(t);
+    uint64_t lower = small_value(t, sign ? (int8_t)lo : lo % 64), upper = small_value(t, sign ? (int8_t)hi : hi % 64);
+    double big = t == CLSCAN_FLOAT ? FLT_MAX : DBL_MAX;
+    switch (c->shape >> 4) {
+    case 1: lower = is_float(t) ? from_double(t, NAN) : lower; break;
+    case 2: upper = is_float(t) ? from_double(t, INFINITY) : upper; break;
+    case 3: lower = is_float(t) ? from_double(t, -INFINITY) : lower; break;
+    case 4:
+        lower = is_float(t) ? from_double(t, -big) : identity(t, CLSCAN_MAX);
+        upper = is_float(t) ? from_double(t, big) : identity(t, CLSCAN_MIN);
+        break;
+    default: break;
+    }
+    store(c->lower, clscan_type_size(t), lower);
+    store(c->upper, clscan_type_size(t), upper);
+}
+
+/* What comes between the counts and the buffers. */
+static void decode_extras(exec *e, reader *r, call *c)
+{
+    switch (c->f) {
+    case F_INCLUSIVE_INIT: case F_EXCLUSIVE_INIT:
+        c->shape = take8(r);
+        if (type_ok(c->type))
+            store(c->init, clscan_type_size(c->type), value_for(c->type, op_ok(c->op) ? c->op : CLSCAN_ADD, &e->rng));
+        break;
+    case F_SEG_REDUCE: c->span = e->span = take16(r) % (MAX_N + 1); break;
+    case F_HIST_EVEN: c->bins = take_count(r); decode_bounds(r, c); break;
+    case F_HIST_RANGE: c->bins = take_count(r); break;
+    default: break;
+    }
 }
 
 static void decode_device_call(exec *e, reader *r, call *c)
 {
     c->type = (clscan_type)take_enum(r, TYPE_COUNT);
     c->vtype = (clscan_type)take_enum(r, TYPE_COUNT);
-    const int moves = c->f == F_COMPACT || c->f == F_PARTITION || c->f == F_UNIQUE;   /* bits, no operator */
-    c->op = c->f == F_SAT || moves ? CLSCAN_ADD : (clscan_op)take_enum(r, 4);
+    c->op = takes_op(c->f) ? (clscan_op)take_enum(r, 4) : CLSCAN_ADD;
     if (c->f == F_SAT) {
         c->width = take_side(r);
         c->height = take_side(r);
         c->n = c->width != 0 && c->height > SIZE_MAX / c->width ? SIZE_MAX : c->width * c->height;
     } else
         c->n = take_count(r);
-    size_t elem = clscan_type_size(c->type);
-    c->nbuf = device_nbuf(c->f);
-    for (int i = 0; i < c->nbuf; i++)
-        c->need[i] = bytes_of(c->n, elem);
-    if (c->f == F_COMPACT || c->f == F_PARTITION)
-        c->need[1] = c->n;
-    if (c->f == F_SORT_BY_KEY)
-        c->need[1] = bytes_of(c->n, clscan_type_size(c->vtype));
-    fill f[3];
-    int reads[3], writes[3];
-    device_roles(c, f, reads, writes);
-    clscan_type fill_type[3] = {c->type, c->f == F_SORT_BY_KEY ? c->vtype : c->type, c->type};
-    for (int i = 0; i < c->nbuf; i++)
-        c->args[i] = make_arg(e, r, c->args, i, c->need[i], fill_type[i], c->op, f[i]);
+    decode_extras(e, r, c);
+    const role *ro = roles[c->f];
+    for (c->nbuf = 0; c->nbuf < MAX_ARGS && ro[c->nbuf].u != U_NONE; c->nbuf++)
+        c->need[c->nbuf] = need_of(c, ro[c->nbuf].u);
+    for (int i = 0; i < c->nbuf; i++) {
+        size_t cover = ro[i].u == U_SPAN ? bytes_of(c->span, clscan_type_size(c->type)) : c->need[i];
+        c->args[i] = make_arg(e, r, c->args, i, cover, type_of(c, ro[i].u), c->op, ro[i].f);
+    }
+    /* init on the host and not init_buf too: init_buf NULL (the buffer made stays, untouched) */
+    if ((c->f == F_INCLUSIVE_INIT || c->f == F_EXCLUSIVE_INIT) && init_given(c) && !(c->shape & 2))
+        c->args[2] = (arg){NULL, -1, 0, 0, 0, 0, 0};
 }
 
 /* ---- the status the contract gives ------------------------------------------------------------- */
@@ -445,14 +649,29 @@ static int buffer_ok(const arg *a, size_t need, int reads, int writes)
 }
 
 /* Whether the covered bytes of two arguments share memory, other than exactly (when that is allowed). */
-static int overlap(const call *c, int i, int j, int same_allowed)
+static int overlap_bytes(const arg *a, size_t a_bytes, const arg *b, size_t b_bytes, int same_allowed)
 {
-    const arg *a = &c->args[i], *b = &c->args[j];
-    if (a->root < 0 || a->root != b->root || c->need[i] == 0 || c->need[j] == 0)
+    if (a->root < 0 || a->root != b->root || a_bytes == 0 || b_bytes == 0)
         return 0;
     if (a->offset == b->offset && same_allowed)
         return 0;
-    return a->offset < b->offset + c->need[j] && b->offset < a->offset + c->need[i];
+    return a->offset < b->offset + b_bytes && b->offset < a->offset + a_bytes;
+}
+
+static int overlap(const call *c, int i, int j, int same_allowed)
+{
+    return overlap_bytes(&c->args[i], c->need[i], &c->args[j], c->need[j], same_allowed);
+}
+
+/* Whether any two buffers of the call share bytes, but for the pair (keep, keep + 1) where keep >= 0
+ * (two inputs, which the contract lets share memory: both are only read). */
+static int any_overlap(const call *c, int keep)
+{
+    for (int i = 0; i < c->nbuf; i++)
+        for (int j = i + 1; j < c->nbuf; j++)
+            if (!(i == keep && j == keep + 1) && overlap(c, i, j, 0))
+                return 1;
+    return 0;
 }
 
 static int overlaps_forbidden(const call *c)
@@ -461,7 +680,18 @@ static int overlaps_forbidden(const call *c)
     case F_COMPACT: case F_PARTITION: return overlap(c, 0, 2, 0) || overlap(c, 1, 2, 0);
     case F_UNIQUE: return overlap(c, 0, 1, 0);
     case F_SORT_BY_KEY: return overlap(c, 0, 1, 0);
-    case F_SORT: case F_REDUCE: return 0;
+    case F_SORT: case F_REDUCE: case F_ARGMIN: case F_ARGMAX: return 0;
+    /* init_buf is read while tiles write out: apart from it; in == out stays allowed */
+    case F_INCLUSIVE_INIT: case F_EXCLUSIVE_INIT: return overlap(c, 0, 1, 1) || overlap(c, 2, 1, 0);
+    case F_SEG_INCLUSIVE: case F_SEG_EXCLUSIVE: return overlap(c, 0, 2, 1) || overlap(c, 1, 2, 0);
+    case F_INCLUSIVE_BY_KEY: case F_EXCLUSIVE_BY_KEY: return overlap(c, 1, 2, 1) || overlap(c, 0, 2, 0);
+    /* in counts as all it holds: offsets may point anywhere in it */
+    case F_SEG_REDUCE:
+        return overlap(c, 1, 2, 0) || overlap_bytes(&c->args[0], c->args[0].size, &c->args[2], c->need[2], 0);
+    case F_REDUCE_BY_KEY: case F_REDUCE_BY_KEY_ASYNC: return any_overlap(c, 0);
+    case F_RLE: case F_RLE_ASYNC: return any_overlap(c, -1);
+    case F_HIST_EVEN: return overlap(c, 0, 1, 0);
+    case F_HIST_RANGE: return overlap(c, 0, 2, 0) || overlap(c, 1, 2, 0);
     default: return overlap(c, 0, 1, 1);
     }
 }
@@ -486,10 +716,98 @@ static clscan_status expected_types(const call *c)
     return supported(c->type, 0) ? CLSCAN_SUCCESS : CLSCAN_UNSUPPORTED;
 }
 
+/* A type (and, with_op, an operator on it): known, n elements addressable, held by the device (keys
+ * compared by their bits need no arithmetic: bits_only). */
+static clscan_status type_status(clscan_type t, int with_op, clscan_op op, size_t n, int bits_only)
+{
+    if (!type_ok(t) || (with_op && !op_ok(op)) || bytes_of(n, clscan_type_size(t)) == SIZE_MAX)
+        return CLSCAN_INVALID_ARGUMENT;
+    return supported(t, bits_only) ? CLSCAN_SUCCESS : CLSCAN_UNSUPPORTED;
+}
+
+/* 0.2's checks before the buffers: types, operators, and the counts that are wrong at any size. */
+static clscan_status expected_added_args(const call *c)
+{
+    clscan_status st;
+    switch (c->f) {
+    case F_INCLUSIVE_BY_KEY: case F_EXCLUSIVE_BY_KEY:
+        st = type_status(c->type, 1, c->op, c->n, 0);
+        return st != CLSCAN_SUCCESS ? st : type_status(c->vtype, 0, CLSCAN_ADD, c->n, 1);
+    case F_REDUCE_BY_KEY: case F_REDUCE_BY_KEY_ASYNC:
+        st = type_status(c->type, 0, CLSCAN_ADD, c->n, 1);
+        return st != CLSCAN_SUCCESS ? st : type_status(c->vtype, 1, c->op, c->n, 0);
+    case F_RLE: case F_RLE_ASYNC: return type_status(c->type, 0, CLSCAN_ADD, c->n, 1);
+    case F_SEG_REDUCE:   /* n_segments + 1 offsets must be a size */
+        st = type_status(c->type, 1, c->op, c->n, 0);
+        return st == CLSCAN_SUCCESS && c->n == SIZE_MAX ? CLSCAN_INVALID_ARGUMENT : st;
+    case F_ARGMIN: case F_ARGMAX:   /* no elements have no index */
+        st = type_status(c->type, 0, CLSCAN_ADD, c->n, 0);
+        return st == CLSCAN_SUCCESS && (c->n == 0 || c->ptr_null) ? CLSCAN_INVALID_ARGUMENT : st;
+    case F_HIST_EVEN: case F_HIST_RANGE:
+        st = type_status(c->type, 0, CLSCAN_ADD, c->n, 0);
+        return st == CLSCAN_SUCCESS && c->bins == 0 ? CLSCAN_INVALID_ARGUMENT : st;
+    default: return type_status(c->type, 1, c->op, c->n, 0);
+    }
+}
+
+/* Every buffer the call takes, at its size and access (init_buf is not taken beside a host init). */
+static int buffers_ok(const call *c)
+{
+    for (int i = 0; i < c->nbuf; i++) {
+        const role *ro = &roles[c->f][i];
+        if (ro->u == U_ONE && init_given(c))
+            continue;
+        if (!buffer_ok(&c->args[i], c->need[i], ro->reads, ro->writes))
+            return 0;
+    }
+    return 1;
+}
+
+static int int_less(clscan_type t, uint64_t a, uint64_t b)
+{
+    uint64_t flip = is_signed(t) ? (width_mask(t) >> 1) + 1 : 0;
+    return (a ^ flip) < (b ^ flip);
+}
+
+/* histogram_even's bounds: both given, lower < upper in the type, finite. */
+static int bounds_ok(const call *c)
+{
+    if (lower_null(c) || upper_null(c))
+        return 0;
+    size_t elem = clscan_type_size(c->type);
+    uint64_t l = load(c->lower, elem), u = load(c->upper, elem);
+    if (!is_float(c->type))
+        return int_less(c->type, l, u);
+    double x = to_double(c->type, l), y = to_double(c->type, u);
+    return x < y && isfinite(x) && isfinite(y);
+}
+
+static clscan_status expected_added(const call *c)
+{
+    clscan_status st = expected_added_args(c);
+    if (st != CLSCAN_SUCCESS)
+        return st;
+    if (c->ptr_null && (c->f == F_REDUCE_BY_KEY || c->f == F_RLE))
+        return CLSCAN_INVALID_ARGUMENT;
+    /* The _async count is written even for n == 0; a histogram of nothing still writes its zeros. */
+    if (is_async(c->f) && !buffer_ok(&c->args[c->nbuf - 1], 8, 0, 1))
+        return CLSCAN_INVALID_ARGUMENT;
+    if (c->n == 0 && c->f != F_HIST_EVEN && c->f != F_HIST_RANGE)
+        return CLSCAN_SUCCESS;
+    /* exactly one initial value */
+    if ((c->f == F_INCLUSIVE_INIT || c->f == F_EXCLUSIVE_INIT) && init_given(c) == (c->args[2].mem != NULL))
+        return CLSCAN_INVALID_ARGUMENT;
+    if (!buffers_ok(c) || overlaps_forbidden(c))
+        return CLSCAN_INVALID_ARGUMENT;
+    return c->f != F_HIST_EVEN || bounds_ok(c) ? CLSCAN_SUCCESS : CLSCAN_INVALID_ARGUMENT;
+}
+
 static clscan_status expected_device(const call *c)
 {
     if (c->ctx_null)
         return CLSCAN_INVALID_ARGUMENT;
+    if (c->f >= F_INCLUSIVE_INIT)
+        return expected_added(c);
     clscan_status st = expected_types(c);
     if (st != CLSCAN_SUCCESS)
         return st;
@@ -497,13 +815,7 @@ static clscan_status expected_device(const call *c)
         return CLSCAN_INVALID_ARGUMENT;
     if (c->n == 0)
         return CLSCAN_SUCCESS;
-    fill f[3];
-    int reads[3], writes[3];
-    device_roles(c, f, reads, writes);
-    for (int i = 0; i < c->nbuf; i++)
-        if (!buffer_ok(&c->args[i], c->need[i], reads[i], writes[i]))
-            return CLSCAN_INVALID_ARGUMENT;
-    return overlaps_forbidden(c) ? CLSCAN_INVALID_ARGUMENT : CLSCAN_SUCCESS;
+    return buffers_ok(c) && !overlaps_forbidden(c) ? CLSCAN_SUCCESS : CLSCAN_INVALID_ARGUMENT;
 }
 
 /* The signed (value: unsigned) integer of an element's size; a sort key of 4 bytes is a float. */
@@ -521,22 +833,33 @@ static clscan_type of_size(size_t elem, int sort_key, int value)
  * PoCL a build of seconds, which would leave a bounded run little time for the argument checks, and
  * the kernels' results for every type, operator and algorithm are the unit tests' part. The element
  * size (so every size check) and the expected status stay as decoded; the data are read as the new
- * type. Scans, reductions and tables: the signed integer of the size, ADD; sorts: float at 4 bytes,
+ * type. Scans, reductions and tables: the signed integer of the size, ADD (by key and reduce by key:
+ * the values so; the keys build by their size alone); sorts, argmin and argmax: float at 4 bytes,
  * else the signed integer (NaN order, sign flip), values the unsigned integer of their width.
+ * Compaction and run-length encoding build by element size alone; histograms keep their type (one
+ * program each, and their bounds and edges keep their order only in it).
  * Longer runs can take every configuration as decoded, work-group algorithms included:
  * CLSCAN_FUZZ_EVERY_CONFIG=1 (some 500 builds). */
 static void canonical_types(call *c)
 {
     if (every_config)
         return;
-    const int sort = c->f == F_SORT || c->f == F_SORT_BY_KEY;
-    if (c->f == F_COMPACT || c->f == F_PARTITION)   /* compaction builds by element size alone */
+    const size_t elem = clscan_type_size(c->type), value = clscan_type_size(c->vtype);
+    switch (c->f) {
+    case F_COMPACT: case F_PARTITION: case F_RLE: case F_RLE_ASYNC: case F_HIST_EVEN: case F_HIST_RANGE: return;
+    case F_SORT: case F_SORT_BY_KEY:
+        c->type = of_size(elem, 1, 0);
+        c->vtype = of_size(value, 0, 1);
         return;
-    c->type = of_size(clscan_type_size(c->type), sort, 0);
-    if (sort)
-        c->vtype = of_size(clscan_type_size(c->vtype), 0, 1);
-    else
+    case F_ARGMIN: case F_ARGMAX: c->type = of_size(elem, 1, 0); return;
+    case F_REDUCE_BY_KEY: case F_REDUCE_BY_KEY_ASYNC:
+        c->vtype = of_size(value, 0, 0);
         c->op = CLSCAN_ADD;
+        return;
+    default:
+        c->type = of_size(elem, 0, 0);
+        c->op = CLSCAN_ADD;
+    }
 }
 
 /* ---- the reference, applied to the expected contents of the roots -------------------------------- */
@@ -552,18 +875,27 @@ static uint8_t *gather(exec *e, const arg *a, size_t bytes)
     return copy;
 }
 
-static void scan_reference(const uint8_t *in, uint8_t *out, size_t n, clscan_type t, clscan_op op, int exclusive)
+/* A scan of in into out from acc, begun again from the identity wherever starts[i] != 0 (starts NULL:
+ * nowhere); exclusive stores each element's prefix before combining it. */
+static void scan_segments(const uint8_t *in, uint8_t *out, size_t n, clscan_type t, clscan_op op, int exclusive,
+                          uint64_t acc, const uint8_t *starts)
 {
     size_t elem = clscan_type_size(t);
-    uint64_t acc = identity(t, op);
     for (size_t i = 0; i < n; i++) {
         uint64_t x = load(in + i * elem, elem);
+        if (starts && starts[i])
+            acc = identity(t, op);
         if (exclusive)
             store(out + i * elem, elem, acc);
         acc = combine(t, op, acc, x);
         if (!exclusive)
             store(out + i * elem, elem, acc);
     }
+}
+
+static void scan_reference(const uint8_t *in, uint8_t *out, size_t n, clscan_type t, clscan_op op, int exclusive)
+{
+    scan_segments(in, out, n, t, op, exclusive, identity(t, op), NULL);
 }
 
 static void sat_reference(const uint8_t *in, uint8_t *out, size_t w, size_t h, clscan_type t)
@@ -640,10 +972,16 @@ static void sort_reference(exec *e, const call *c)
     free(values);
 }
 
-/* The part of an output compared as values, not bytes (float results), and one left unspecified. */
-typedef struct region { int root; size_t offset, bytes; clscan_type type; } region;
+/* Parts of the outputs compared as values, not bytes (float results), or left unspecified (loose). */
+typedef struct region { int root; size_t offset, bytes; clscan_type type; int loose; } region;
+typedef struct regions { region r[4]; int count; } regions;
 
-static void compact_reference(exec *e, const call *c, size_t count, region *loose)
+static void add_region(regions *rs, const arg *a, size_t offset, size_t bytes, clscan_type type, int loose)
+{
+    rs->r[rs->count++] = (region){a->root, a->offset + offset, bytes, type, loose};
+}
+
+static void compact_reference(exec *e, const call *c, size_t count, regions *rs)
 {
     size_t elem = clscan_type_size(c->type), kept = 0;
     uint8_t *in = gather(e, &c->args[0], c->n * elem), *flags = gather(e, &c->args[1], c->n);
@@ -653,7 +991,7 @@ static void compact_reference(exec *e, const call *c, size_t count, region *loos
     if (kept != count)
         fail(c, "compact: the count differs from the reference");
     /* Behind the kept elements, out is not specified. */
-    *loose = (region){c->args[2].root, c->args[2].offset + kept * elem, (c->n - kept) * elem, CLSCAN_UINT32};
+    add_region(rs, &c->args[2], kept * elem, (c->n - kept) * elem, CLSCAN_UINT32, 1);
     free(in);
     free(flags);
 }
@@ -674,7 +1012,7 @@ static void partition_reference(exec *e, const call *c, size_t count)
 }
 
 /* The first element of each run of equal bits; out past them unspecified. */
-static void unique_reference(exec *e, const call *c, size_t count, region *loose)
+static void unique_reference(exec *e, const call *c, size_t count, regions *rs)
 {
     size_t elem = clscan_type_size(c->type), runs = 0;
     uint8_t *in = gather(e, &c->args[0], c->n * elem);
@@ -683,13 +1021,255 @@ static void unique_reference(exec *e, const call *c, size_t count, region *loose
             memcpy(at(e, &c->args[1]) + runs++ * elem, in + i * elem, elem);
     if (runs != count)
         fail(c, "unique: the count differs from the reference");
-    *loose = (region){c->args[1].root, c->args[1].offset + runs * elem, (c->n - runs) * elem, CLSCAN_UINT32};
+    add_region(rs, &c->args[1], runs * elem, (c->n - runs) * elem, CLSCAN_UINT32, 1);
     free(in);
 }
 
-static void apply_reference(exec *e, const call *c, const uint8_t *result, size_t count, region *typed, region *loose)
+/* ---- 0.2's references ---------------------------------------------------------------------------- */
+/* Where segments start: heads that are not 0, or keys whose bits differ from the key before. */
+static uint8_t *segment_starts(exec *e, const call *c, const arg *marks, size_t key_bytes)
+{
+    size_t kb = key_bytes ? key_bytes : 1;
+    uint8_t *m = gather(e, marks, c->n * kb), *starts = malloc(c->n ? c->n : 1);
+    if (!starts)
+        abort();
+    for (size_t i = 0; i < c->n; i++)
+        starts[i] = key_bytes ? i > 0 && memcmp(m + i * kb, m + (i - 1) * kb, kb) != 0 : m[i] != 0;
+    free(m);
+    return starts;
+}
+
+static void init_reference(exec *e, const call *c, regions *rs)
 {
     size_t elem = clscan_type_size(c->type), bytes = c->n * elem;
+    uint8_t *in = gather(e, &c->args[0], bytes);
+    uint64_t init = load(init_given(c) ? c->init : at(e, &c->args[2]), elem);   /* init_buf: apart from out */
+    scan_segments(in, at(e, &c->args[1]), c->n, c->type, c->op, c->f == F_EXCLUSIVE_INIT, init, NULL);
+    add_region(rs, &c->args[1], 0, bytes, c->type, 0);
+    free(in);
+}
+
+/* Segmented scans (in, heads, out) and scans by key (keys, in, out). */
+static void segscan_reference(exec *e, const call *c, regions *rs)
+{
+    int by_key = c->f == F_INCLUSIVE_BY_KEY || c->f == F_EXCLUSIVE_BY_KEY;
+    int exclusive = c->f == F_SEG_EXCLUSIVE || c->f == F_EXCLUSIVE_BY_KEY;
+    size_t elem = clscan_type_size(c->type), bytes = c->n * elem;
+    uint8_t *starts = segment_starts(e, c, &c->args[by_key ? 0 : 1], by_key ? clscan_type_size(c->vtype) : 0);
+    uint8_t *in = gather(e, &c->args[by_key ? 1 : 0], bytes);
+    scan_segments(in, at(e, &c->args[2]), c->n, c->type, c->op, exclusive, identity(c->type, c->op), starts);
+    add_region(rs, &c->args[2], 0, bytes, c->type, 0);
+    free(starts);
+    free(in);
+}
+
+/* Offsets as the contract asks for them (non-decreasing, the last within the elements in holds) give
+ * each segment's reduction. Others are cut on the device, and the fuzzer holds out to nothing then:
+ * out unspecified, every other byte as it was. */
+static void segreduce_reference(exec *e, const call *c, regions *rs)
+{
+    size_t elem = clscan_type_size(c->type), held = c->args[0].size / elem;
+    uint8_t *in = gather(e, &c->args[0], held * elem), *off = gather(e, &c->args[1], (c->n + 1) * 8);
+    int valid = 1;
+    for (size_t s = 0; s <= c->n; s++)
+        valid &= load(off + s * 8, 8) <= held && (s == 0 || load(off + (s - 1) * 8, 8) <= load(off + s * 8, 8));
+    for (size_t s = 0; valid && s < c->n; s++) {
+        uint64_t acc = identity(c->type, c->op);
+        for (uint64_t i = load(off + s * 8, 8); i < load(off + (s + 1) * 8, 8); i++)
+            acc = combine(c->type, c->op, acc, load(in + i * elem, elem));
+        store(at(e, &c->args[2]) + s * elem, elem, acc);
+    }
+    add_region(rs, &c->args[2], 0, c->n * elem, c->type, !valid);
+    if (verbose && !valid)
+        fprintf(stderr, "  offsets outside the contract: out not compared\n");
+    free(in);
+    free(off);
+}
+
+/* Runs of equal key bits: each run's key, and its values combined (reduce by key) or its length as
+ * cl_ulong (run-length encoding); the count to the host or into element 0 of the _async buffer; the
+ * outputs past the runs unspecified. */
+static void runs_reference(exec *e, const call *c, size_t count, regions *rs)
+{
+    int rle = c->f == F_RLE || c->f == F_RLE_ASYNC;
+    clscan_type vt = rle ? CLSCAN_UINT64 : c->vtype;
+    clscan_op op = rle ? CLSCAN_ADD : c->op;
+    size_t kb = clscan_type_size(c->type), vb = clscan_type_size(vt), n = c->n, runs = 0;
+    const arg *keys_out = &c->args[rle ? 1 : 2], *values_out = &c->args[rle ? 2 : 3];
+    uint8_t *keys = n ? gather(e, &c->args[0], n * kb) : NULL, *values = n && !rle ? gather(e, &c->args[1], n * vb) : NULL;
+    uint64_t acc = identity(vt, op);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || memcmp(keys + i * kb, keys + (i - 1) * kb, kb) != 0) {
+            if (i > 0)
+                store(at(e, values_out) + (runs - 1) * vb, vb, acc);
+            memcpy(at(e, keys_out) + runs++ * kb, keys + i * kb, kb);
+            acc = identity(vt, op);
+        }
+        acc = combine(vt, op, acc, rle ? 1 : load(values + i * vb, vb));
+    }
+    if (n > 0) {
+        store(at(e, values_out) + (runs - 1) * vb, vb, acc);
+        add_region(rs, values_out, 0, runs * vb, vt, 0);
+        add_region(rs, keys_out, runs * kb, (n - runs) * kb, CLSCAN_UINT8, 1);
+        add_region(rs, values_out, runs * vb, (n - runs) * vb, CLSCAN_UINT8, 1);
+    }
+    if (is_async(c->f))
+        store(at(e, &c->args[c->nbuf - 1]), 8, runs);
+    else if (runs != count)
+        fail(c, "the run count differs from the reference");
+    free(keys);
+    free(values);
+}
+
+/* x before y in the order of argmin (max: of argmax); floats by value, so -0 and +0 tie. */
+static int arg_better(clscan_type t, int max, uint64_t x, uint64_t y)
+{
+    if (!is_float(t))
+        return max ? int_less(t, y, x) : int_less(t, x, y);
+    double a = to_double(t, x), b = to_double(t, y);
+    return max ? a > b : a < b;
+}
+
+/* The first smallest (largest) element, NaNs skipped (all NaN: index 0), and that element's bits. */
+static void arg_reference(exec *e, const call *c, const uint8_t *value, size_t index)
+{
+    size_t elem = clscan_type_size(c->type), best = 0;
+    uint8_t *in = gather(e, &c->args[0], c->n * elem);
+    int found = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        uint64_t x = load(in + i * elem, elem);
+        if (is_float(c->type) && isnan(to_double(c->type, x)))
+            continue;
+        if (!found || arg_better(c->type, c->f == F_ARGMAX, x, load(in + best * elem, elem)))
+            best = i, found = 1;
+    }
+    if (index != best) {
+        fprintf(stderr, "fuzz_api: index %zu, %zu expected\n", index, best);
+        fail(c, "argmin/argmax: the index differs from the reference");
+    }
+    if (!c->value_null && memcmp(value, in + best * elem, elem) != 0)
+        fail(c, "argmin/argmax: the value is not the element at the index");
+    free(in);
+}
+
+/* x in [lower, upper) of the type; NaN in none. */
+static int in_range(clscan_type t, uint64_t x, uint64_t lower, uint64_t upper)
+{
+    if (!is_float(t))
+        return !int_less(t, x, lower) && int_less(t, x, upper);
+    double v = to_double(t, x);
+    return v >= to_double(t, lower) && v < to_double(t, upper);
+}
+
+/* The float rule of the contract, in the type: scale = (T)bins / (upper - lower) (both halved where
+ * the difference overflows), (x - lower) * scale truncated, capped at bins - 1; a difference of 0 is
+ * bin 0 (the scale may be infinite). Each step rounds on its own, as the header says. */
+#pragma STDC FP_CONTRACT OFF
+static size_t float_bin(float x, float l, float u, size_t bins)
+{
+    int halves = isinf(u - l);
+    float scale = halves ? (float)bins / (u * 0.5f - l * 0.5f) : (float)bins / (u - l);
+    float d = halves ? x * 0.5f - l * 0.5f : x - l, f = d * scale;
+    size_t b = d == 0.0f ? 0 : f < (float)bins ? (size_t)f : bins - 1;
+    return b < bins ? b : bins - 1;
+}
+
+static size_t double_bin(double x, double l, double u, size_t bins)
+{
+    int halves = isinf(u - l);
+    double scale = halves ? (double)bins / (u * 0.5 - l * 0.5) : (double)bins / (u - l);
+    double d = halves ? x * 0.5 - l * 0.5 : x - l, f = d * scale;
+    size_t b = d == 0.0 ? 0 : f < (double)bins ? (size_t)f : bins - 1;
+    return b < bins ? b : bins - 1;
+}
+
+/* An even histogram's bin of x (in range): integers floor((x - lower) * bins / (upper - lower)) exactly
+ * (distances in the type's width: x - lower wraps to the true one). */
+static size_t even_bin(const call *c, uint64_t x)
+{
+    clscan_type t = c->type;
+    size_t elem = clscan_type_size(t);
+    uint64_t l = load(c->lower, elem), u = load(c->upper, elem), mask = width_mask(t);
+    if (t == CLSCAN_FLOAT)
+        return float_bin((float)to_double(t, x), (float)to_double(t, l), (float)to_double(t, u), c->bins);
+    if (t == CLSCAN_DOUBLE)
+        return double_bin(to_double(t, x), to_double(t, l), to_double(t, u), c->bins);
+    unsigned __int128 d = (x - l) & mask, range = (u - l) & mask;
+    return (size_t)(d * c->bins / range);
+}
+
+/* Range: edges that increase put x in the b with edges[b] <= x < edges[b + 1] (found by halving);
+ * others leave counts unspecified. */
+static int edges_increase(clscan_type t, const uint8_t *edges, size_t bins)
+{
+    size_t elem = clscan_type_size(t);
+    for (size_t b = 0; b <= bins; b++) {
+        uint64_t x = load(edges + b * elem, elem);
+        if ((is_float(t) && isnan(to_double(t, x))) ||
+            (b > 0 && !arg_better(t, 0, load(edges + (b - 1) * elem, elem), x)))
+            return 0;
+    }
+    return 1;
+}
+
+static size_t range_bin(clscan_type t, const uint8_t *edges, size_t bins, uint64_t x)
+{
+    size_t elem = clscan_type_size(t), lo = 0, hi = bins;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (!arg_better(t, 0, x, load(edges + mid * elem, elem)))   /* edges[mid] <= x */
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void hist_reference(exec *e, const call *c, regions *rs)
+{
+    clscan_type t = c->type;
+    size_t elem = clscan_type_size(t);
+    int even = c->f == F_HIST_EVEN;
+    uint8_t *in = gather(e, &c->args[0], c->n * elem), *edges = even ? NULL : gather(e, &c->args[1], (c->bins + 1) * elem);
+    uint8_t *counts = at(e, &c->args[even ? 1 : 2]);
+    uint64_t lower = even ? load(c->lower, elem) : load(edges, elem);
+    uint64_t upper = even ? load(c->upper, elem) : load(edges + c->bins * elem, elem);
+    int valid = even || edges_increase(t, edges, c->bins);
+    memset(counts, 0, c->bins * 8);
+    for (size_t i = 0; valid && i < c->n; i++) {
+        uint64_t x = load(in + i * elem, elem);
+        if (!in_range(t, x, lower, upper))
+            continue;
+        size_t b = even ? even_bin(c, x) : range_bin(t, edges, c->bins, x);
+        store(counts + b * 8, 8, load(counts + b * 8, 8) + 1);
+    }
+    if (!valid)
+        add_region(rs, &c->args[2], 0, c->bins * 8, CLSCAN_UINT64, 1);
+    if (verbose && !valid)
+        fprintf(stderr, "  edges that do not increase: counts not compared\n");
+    free(in);
+    free(edges);
+}
+
+static void added_reference(exec *e, const call *c, const uint8_t *result, size_t count, regions *rs)
+{
+    switch (c->f) {
+    case F_INCLUSIVE_INIT: case F_EXCLUSIVE_INIT: if (c->n) init_reference(e, c, rs); break;
+    case F_SEG_REDUCE: if (c->n) segreduce_reference(e, c, rs); break;
+    case F_REDUCE_BY_KEY: case F_REDUCE_BY_KEY_ASYNC: case F_RLE: case F_RLE_ASYNC: runs_reference(e, c, count, rs); break;
+    case F_ARGMIN: case F_ARGMAX: arg_reference(e, c, result, count); break;
+    case F_HIST_EVEN: case F_HIST_RANGE: hist_reference(e, c, rs); break;
+    default: if (c->n) segscan_reference(e, c, rs); break;
+    }
+}
+
+static void apply_reference(exec *e, const call *c, const uint8_t *result, size_t count, regions *rs)
+{
+    size_t elem = clscan_type_size(c->type), bytes = c->n * elem;
+    if (c->f >= F_INCLUSIVE_INIT) {
+        added_reference(e, c, result, count, rs);
+        return;
+    }
     if (c->n == 0)
         return;
     if (c->f == F_INCLUSIVE || c->f == F_EXCLUSIVE || c->f == F_SAT) {
@@ -698,7 +1278,7 @@ static void apply_reference(exec *e, const call *c, const uint8_t *result, size_
             sat_reference(in, at(e, &c->args[1]), c->width, c->height, c->type);
         else
             scan_reference(in, at(e, &c->args[1]), c->n, c->type, c->op, c->f == F_EXCLUSIVE);
-        *typed = (region){c->args[1].root, c->args[1].offset, bytes, c->type};
+        add_region(rs, &c->args[1], 0, bytes, c->type, 0);
         free(in);
     } else if (c->f == F_REDUCE) {
         uint8_t *in = gather(e, &c->args[0], bytes), *last = malloc(bytes);
@@ -710,34 +1290,41 @@ static void apply_reference(exec *e, const call *c, const uint8_t *result, size_
         free(in);
         free(last);
     } else if (c->f == F_COMPACT)
-        compact_reference(e, c, count, loose);
+        compact_reference(e, c, count, rs);
     else if (c->f == F_PARTITION)
         partition_reference(e, c, count);
     else if (c->f == F_UNIQUE)
-        unique_reference(e, c, count, loose);
+        unique_reference(e, c, count, rs);
     else
         sort_reference(e, c);
 }
 
 /* ---- checking the buffers afterwards ----------------------------------------------------------- */
-static void compare_root(exec *e, int i, const call *c, const region *typed, const region *loose)
+static void compare_region(const call *c, const region *g, uint8_t *got, uint8_t *expect)
+{
+    if (g->loose) {
+        memcpy(expect + g->offset, got + g->offset, g->bytes);
+        return;
+    }
+    size_t elem = clscan_type_size(g->type);
+    for (size_t o = g->offset; o < g->offset + g->bytes; o += elem) {
+        if (!same_value(g->type, load(got + o, elem), load(expect + o, elem))) {
+            fprintf(stderr, "fuzz_api: element %zu\n", (o - g->offset) / elem);
+            fail(c, "the result differs from the reference");
+        }
+        memcpy(expect + o, got + o, elem);
+    }
+}
+
+static void compare_root(exec *e, int i, const call *c, const regions *rs)
 {
     root *r = &e->roots[i];
     uint8_t *got = malloc(r->size);
     if (!got || clEnqueueReadBuffer(r->queue, r->mem, CL_TRUE, 0, r->size, got, 0, NULL, NULL) != CL_SUCCESS)
         fail(c, "a buffer could not be read back");
-    if (loose && loose->root == i)
-        memcpy(r->expect + loose->offset, got + loose->offset, loose->bytes);
-    if (typed && typed->root == i) {
-        size_t elem = clscan_type_size(typed->type);
-        for (size_t o = typed->offset; o < typed->offset + typed->bytes; o += elem) {
-            if (!same_value(typed->type, load(got + o, elem), load(r->expect + o, elem))) {
-                fprintf(stderr, "fuzz_api: element %zu\n", (o - typed->offset) / elem);
-                fail(c, "the result differs from the reference");
-            }
-            memcpy(r->expect + o, got + o, elem);
-        }
-    }
+    for (int k = 0; k < rs->count; k++)
+        if (rs->r[k].root == i)
+            compare_region(c, &rs->r[k], got, r->expect);
     for (size_t b = 0; b < r->size; b++)
         if (got[b] != r->expect[b]) {
             fprintf(stderr, "fuzz_api: buffer %d byte %zu is %#x, %#x expected\n", i, b, got[b], r->expect[b]);
@@ -765,12 +1352,52 @@ static void check_status(const call *c, clscan_status got, clscan_status want)
         fail(c, "a failure left no message in clscan_last_error");
 }
 
-static clscan_status invoke_device(const call *c, uint8_t *result, size_t *count)
+/* What a call reads from or writes to the host, each with exactly the room the contract gives it:
+ * ASan sees an access past it. */
+typedef struct host_args { uint8_t *result, *init, *lower, *upper; size_t *count; } host_args;
+
+static uint8_t *exact_copy(const uint8_t *from, size_t bytes)
+{
+    uint8_t *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        abort();
+    memcpy(p, from, bytes);
+    return p;
+}
+
+static clscan_status invoke_added(const call *c, clscan_context *x, const host_args *h)
+{
+    cl_mem a = c->args[0].mem, b = c->args[1].mem, d = c->args[2].mem, g = c->args[3].mem, k = c->args[4].mem;
+    size_t *cnt = c->ptr_null ? NULL : h->count;
+    const void *init = init_given(c) ? h->init : NULL;
+    const void *lower = lower_null(c) ? NULL : h->lower, *upper = upper_null(c) ? NULL : h->upper;
+    switch (c->f) {
+    case F_INCLUSIVE_INIT: return clscan_inclusive_scan_init(x, a, b, c->n, c->type, c->op, init, d);
+    case F_EXCLUSIVE_INIT: return clscan_exclusive_scan_init(x, a, b, c->n, c->type, c->op, init, d);
+    case F_SEG_INCLUSIVE: return clscan_segmented_inclusive_scan(x, a, b, d, c->n, c->type, c->op);
+    case F_SEG_EXCLUSIVE: return clscan_segmented_exclusive_scan(x, a, b, d, c->n, c->type, c->op);
+    case F_INCLUSIVE_BY_KEY: return clscan_inclusive_scan_by_key(x, a, c->vtype, b, d, c->n, c->type, c->op);
+    case F_EXCLUSIVE_BY_KEY: return clscan_exclusive_scan_by_key(x, a, c->vtype, b, d, c->n, c->type, c->op);
+    case F_SEG_REDUCE: return clscan_segmented_reduce(x, a, b, d, c->n, c->type, c->op);
+    case F_REDUCE_BY_KEY: return clscan_reduce_by_key(x, a, b, d, g, c->n, c->type, c->vtype, c->op, cnt);
+    case F_REDUCE_BY_KEY_ASYNC: return clscan_reduce_by_key_async(x, a, b, d, g, c->n, c->type, c->vtype, c->op, k);
+    case F_RLE: return clscan_run_length_encode(x, a, b, d, c->n, c->type, cnt);
+    case F_RLE_ASYNC: return clscan_run_length_encode_async(x, a, b, d, c->n, c->type, g);
+    case F_ARGMIN: return clscan_argmin(x, a, c->n, c->type, cnt, c->value_null ? NULL : h->result);
+    case F_ARGMAX: return clscan_argmax(x, a, c->n, c->type, cnt, c->value_null ? NULL : h->result);
+    case F_HIST_EVEN: return clscan_histogram_even(x, a, c->n, c->type, lower, upper, c->bins, b);
+    default: return clscan_histogram_range(x, a, c->n, c->type, b, c->bins, d);
+    }
+}
+
+static clscan_status invoke_device(const call *c, const host_args *h)
 {
     clscan_context *x = c->ctx_null ? NULL : ctx;
     cl_mem a = c->args[0].mem, b = c->args[1].mem, d = c->args[2].mem;
-    void *res = c->ptr_null ? NULL : result;
-    size_t *cnt = c->ptr_null ? NULL : count;
+    void *res = c->ptr_null ? NULL : h->result;
+    size_t *cnt = c->ptr_null ? NULL : h->count;
+    if (c->f >= F_INCLUSIVE_INIT)
+        return invoke_added(c, x, h);
     switch (c->f) {
     case F_INCLUSIVE: return clscan_inclusive_scan(x, a, b, c->n, c->type, c->op);
     case F_EXCLUSIVE: return clscan_exclusive_scan(x, a, b, c->n, c->type, c->op);
@@ -784,29 +1411,37 @@ static clscan_status invoke_device(const call *c, uint8_t *result, size_t *count
     }
 }
 
+#define HOST_POISON 0xA5u
+
 static int device_call(exec *e, reader *r, call *c)
 {
     decode_device_call(e, r, c);
     clscan_status want = expected_device(c);
     if (want == CLSCAN_SUCCESS && c->n > 0)
         canonical_types(c);
-    /* result and count have exactly the room the contract gives them: ASan sees a write past it. */
-    uint8_t *result = malloc(type_ok(c->type) ? clscan_type_size(c->type) : 1);
-    size_t *count = malloc(sizeof *count);
-    if (!result || !count)
-        abort();
+    const size_t elem = type_ok(c->type) ? clscan_type_size(c->type) : 1;
+    uint8_t poison[8];
+    memset(poison, HOST_POISON, sizeof poison);
+    /* The host results start as poison: a failed call must leave them so (written only on success). */
+    host_args h = {exact_copy(poison, elem), exact_copy(c->init, elem), exact_copy(c->lower, elem),
+                   exact_copy(c->upper, elem), (size_t *)exact_copy(poison, sizeof(size_t))};
     ctx->error[0] = '\0';
-    clscan_status got = invoke_device(c, result, count);
+    clscan_status got = invoke_device(c, &h);
     check_status(c, got, want);
     if (clscan_finish(ctx) != CLSCAN_SUCCESS)
         fail(c, "clscan_finish failed after the call");
-    region typed = {-1, 0, 0, CLSCAN_UINT32}, loose = {-1, 0, 0, CLSCAN_UINT32};
+    regions rs = {.count = 0};
     if (got == CLSCAN_SUCCESS)
-        apply_reference(e, c, result, *count, &typed, &loose);
+        apply_reference(e, c, h.result, *h.count, &rs);
+    else if (memcmp(h.result, poison, elem) != 0 || memcmp(h.count, poison, sizeof(size_t)) != 0)
+        fail(c, "a failed call wrote a result to the host");
     for (int i = 0; i < e->nroots; i++)
-        compare_root(e, i, c, &typed, &loose);
-    free(result);
-    free(count);
+        compare_root(e, i, c, &rs);
+    free(h.result);
+    free(h.init);
+    free(h.lower);
+    free(h.upper);
+    free(h.count);
     return got == CLSCAN_SUCCESS;
 }
 
@@ -1121,10 +1756,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < calls; i++) {
         call c;
         memset(&c, 0, sizeof c);
-        unsigned sel = take8(&r), opt = take8(&r);
-        c.f = sel < 0xf0 ? (fn)(sel % F_ADDED) : (fn)(F_ADDED + (sel - 0xf0) % (F_COUNT - F_ADDED));
+        c.f = take_fn(&r, take8(&r));
+        unsigned opt = take8(&r);
         c.ctx_null = (opt & 0x1f) == 0x1f;
         c.ptr_null = (opt >> 5) == 7;
+        c.value_null = (opt >> 5) == 6;
         all_ok &= run_call(&e, &r, &c);
         free_exec(&e);
     }

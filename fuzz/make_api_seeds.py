@@ -10,12 +10,16 @@ import struct
 INCL, EXCL, REDUCE, COMPACT, SORT, SORT_BY_KEY, SAT, INCL_HOST, EXCL_HOST, SET_ALGO, FINISH, CREATE, \
     CREATE_FROM_QUEUE, MISC = range(14)
 PARTITION, UNIQUE = 0xF0, 0xF1   # 0.2's: a selector byte from 0xf0 on
-INT32, UINT32, INT64, UINT64, FLOAT, DOUBLE = range(6)
+INCL_INIT, EXCL_INIT, SEG_INCL, SEG_EXCL, INCL_BY_KEY, EXCL_BY_KEY, SEG_REDUCE, REDUCE_BY_KEY, REDUCE_BY_KEY_ASYNC, \
+    RLE, RLE_ASYNC, ARGMIN, ARGMAX = range(0xF2, 0xFF)
+HIST_EVEN, HIST_RANGE = (0xFF, 0), (0xFF, 1)   # 0xff and a byte: 0.2's functions past the fifteenth
+NO_OP = (SAT, COMPACT, PARTITION, UNIQUE, RLE, RLE_ASYNC, ARGMIN, ARGMAX, HIST_EVEN, HIST_RANGE)   # no op byte
+INT32, UINT32, INT64, UINT64, FLOAT, DOUBLE, INT8, UINT8, INT16, UINT16 = range(10)
 ADD, MUL, MIN, MAX = range(4)
 # buffer kinds (enum kind): a byte below 0x80 is EXACT; above, the byte modulo 12 picks the kind
 EXACT, NULL, LARGER, SHORT, READ_ONLY, WRITE_ONLY, FOREIGN, IMAGE, HOST_PTR, SAME, SUB_APART, SUB_OVER = range(12)
 OUT_OF_RANGE = 0xE0   # an enum byte from 0xe0 on: count, count + 1, -1, -2, INT_MIN, INT_MAX, 256, 65536
-CTX_NULL, PTR_NULL = 0x1F, 0xE0   # the option byte of a call
+CTX_NULL, PTR_NULL, VALUE_NULL = 0x1F, 0xE0, 0xC0   # the option byte of a call (VALUE_NULL: argmin's value)
 
 
 def kind(k, extra=None, back=1, earlier=False):
@@ -30,10 +34,28 @@ def head(calls=1, seed=0x1234):
     return bytes([(calls - 1) << 1]) + struct.pack("<I", seed)
 
 
-def device(fn, type_, n, *buffers, op=ADD, vtype=INT32, opt=0):
-    body = bytes([fn, opt, type_, vtype]) + (b"" if fn in (SAT, COMPACT, PARTITION, UNIQUE) else bytes([op]))
+def device(fn, type_, n, *buffers, op=ADD, vtype=INT32, opt=0, extra=b""):
+    """extra: what comes between n and the buffers: the shape byte of the scans with init (bit 0: init on
+    the host, bit 1: init_buf too), the span of a segmented reduction's input (span()), the bins of the
+    histograms (even())."""
+    selector = bytes(fn) if isinstance(fn, tuple) else bytes([fn])
+    body = selector + bytes([opt, type_, vtype]) + (b"" if fn in NO_OP else bytes([op]))
     body += struct.pack("<H", n) if fn != SAT else bytes(n)   # SAT: n is (width, height) bytes
-    return body + b"".join(buffers)
+    return body + extra + b"".join(buffers)
+
+
+def span(elements):
+    return struct.pack("<H", elements)
+
+
+def bins(count):   # histogram_range's
+    return struct.pack("<H", count)
+
+
+def even(bins, lower, upper, shape=0):
+    """histogram_even: bins, then the shape byte (low bits 1 or 2: lower or upper NULL; high bits 1 to 4:
+    lower NaN, upper +inf, lower -inf, the type's extremes) and the bounds as signed bytes."""
+    return struct.pack("<Hbbb", bins, shape if shape < 128 else shape - 256, lower, upper)
 
 
 def host(fn, type_, op, n, shape, opt=0):
@@ -68,6 +90,67 @@ SEEDS = {
     "unique-int64": head() + device(UNIQUE, INT64, 3000, kind(EXACT), kind(EXACT)),
     "unique-out-is-in": head() + device(UNIQUE, INT32, 100, kind(EXACT), kind(SAME)),
     "unique-null-count": head() + device(UNIQUE, INT32, 10, kind(EXACT), kind(EXACT), opt=PTR_NULL),
+    "scan-init-host": head() + device(INCL_INIT, INT32, 1000, kind(EXACT), kind(EXACT), kind(EXACT), extra=b"\x01"),
+    "scan-init-buffer-exclusive": head() + device(EXCL_INIT, INT32, 777, kind(EXACT), kind(EXACT), kind(EXACT),
+                                                  extra=b"\x00"),
+    "scan-init-buffer-is-in": head() + device(INCL_INIT, INT32, 300, kind(EXACT), kind(EXACT), kind(SAME, back=2),
+                                              extra=b"\x00"),
+    "scan-init-buffer-over-out": head() + device(EXCL_INIT, INT32, 300, kind(EXACT), kind(EXACT), kind(SUB_OVER),
+                                                 extra=b"\x00"),
+    "scan-init-both-and-neither": head(2) + device(INCL_INIT, INT32, 64, kind(EXACT), kind(EXACT), kind(EXACT),
+                                                   extra=b"\x03")
+                                  + device(INCL_INIT, INT32, 64, kind(EXACT), kind(EXACT), kind(NULL), extra=b"\x00"),
+    "segscan-heads-int32": head() + device(SEG_INCL, INT32, 2000, kind(EXACT), kind(EXACT), kind(EXACT)),
+    "segscan-exclusive-in-place": head() + device(SEG_EXCL, INT32, 1000, kind(EXACT), kind(EXACT), kind(SAME, back=2)),
+    "segscan-out-over-heads": head() + device(SEG_INCL, INT8, 1000, kind(EXACT), kind(SUB_APART),
+                                              kind(SUB_OVER, earlier=True)),
+    "scan-by-key-int64-keys": head() + device(INCL_BY_KEY, INT32, 1500, kind(EXACT), kind(EXACT), kind(EXACT),
+                                              vtype=INT64),
+    "scan-by-key-out-is-keys": head() + device(EXCL_BY_KEY, INT32, 64, kind(EXACT), kind(EXACT), kind(SAME, back=2)),
+    "scan-by-key-bad-key-type": head() + device(EXCL_BY_KEY, INT32, 64, kind(EXACT), kind(EXACT), kind(EXACT),
+                                                vtype=OUT_OF_RANGE + 3),
+    "segreduce-int32": head() + device(SEG_REDUCE, INT32, 100, kind(EXACT), kind(EXACT), kind(EXACT), extra=span(3000)),
+    "segreduce-bad-offsets": head(4, seed=7) + b"".join(
+        device(SEG_REDUCE, INT32, 50, kind(EXACT), kind(EXACT), kind(EXACT), extra=span(200)) for _ in range(4)),
+    "segreduce-in-write-only": head() + device(SEG_REDUCE, INT32, 10, kind(WRITE_ONLY), kind(EXACT), kind(EXACT),
+                                               extra=span(100)),
+    "segreduce-out-over-in": head() + device(SEG_REDUCE, INT32, 10, kind(EXACT), kind(EXACT), kind(SUB_OVER, back=2),
+                                             extra=span(1000)),
+    "segreduce-segments-overflow": head() + device(SEG_REDUCE, INT8, 0xF000, kind(EXACT), kind(EXACT), kind(EXACT),
+                                                   extra=span(10)),
+    "reduce-by-key-int32": head() + device(REDUCE_BY_KEY, INT32, 2000, kind(EXACT), kind(EXACT), kind(EXACT),
+                                           kind(EXACT), vtype=INT32),
+    "reduce-by-key-values-are-keys": head() + device(REDUCE_BY_KEY, INT32, 100, kind(EXACT), kind(SAME), kind(EXACT),
+                                                     kind(EXACT), vtype=INT32),
+    "reduce-by-key-null-runs": head() + device(REDUCE_BY_KEY, INT32, 10, kind(EXACT), kind(EXACT), kind(EXACT),
+                                               kind(EXACT), opt=PTR_NULL),
+    "reduce-by-key-async": head() + device(REDUCE_BY_KEY_ASYNC, INT16, 1000, kind(EXACT), kind(EXACT), kind(EXACT),
+                                           kind(EXACT), kind(EXACT), vtype=INT64),
+    "reduce-by-key-async-count-over-values-out": head() + device(REDUCE_BY_KEY_ASYNC, INT32, 100, kind(EXACT),
+                                                                 kind(EXACT), kind(EXACT), kind(EXACT),
+                                                                 kind(SUB_OVER, earlier=True), vtype=INT32),
+    "rle-int16": head() + device(RLE, INT16, 3000, kind(EXACT), kind(EXACT), kind(EXACT)),
+    "rle-lengths-are-in": head() + device(RLE, INT64, 100, kind(EXACT), kind(EXACT), kind(SAME, back=2)),
+    "rle-async-empty": head() + device(RLE_ASYNC, INT32, 0, kind(NULL), kind(NULL), kind(NULL), kind(EXACT)),
+    "rle-async-read-only-count": head() + device(RLE_ASYNC, INT32, 10, kind(EXACT), kind(EXACT), kind(EXACT),
+                                                 kind(READ_ONLY)),
+    "argmin-float": head() + device(ARGMIN, FLOAT, 3000, kind(EXACT)),
+    "argmax-int64-no-value": head() + device(ARGMAX, INT64, 500, kind(EXACT), opt=VALUE_NULL),
+    "argmin-empty-and-null-index": head(2) + device(ARGMIN, INT32, 0, kind(EXACT))
+                                   + device(ARGMAX, INT32, 10, kind(EXACT), opt=PTR_NULL),
+    "histogram-even-int32": head() + device(HIST_EVEN, INT32, 3000, kind(EXACT), kind(EXACT), extra=even(16, -20, 20)),
+    "histogram-even-float-extremes": head() + device(HIST_EVEN, FLOAT, 1000, kind(EXACT), kind(EXACT),
+                                                     extra=even(7, 0, 0, shape=0x40)),
+    "histogram-even-bad-bounds": head(3) + device(HIST_EVEN, FLOAT, 10, kind(EXACT), kind(EXACT),
+                                                  extra=even(4, -3, 3, shape=0x10))
+                                 + device(HIST_EVEN, INT32, 10, kind(EXACT), kind(EXACT), extra=even(4, -3, 3, shape=2))
+                                 + device(HIST_EVEN, INT32, 10, kind(EXACT), kind(EXACT), extra=even(4, 3, -3)),
+    "histogram-range-int32": head() + device(HIST_RANGE, INT32, 3000, kind(EXACT), kind(EXACT), kind(EXACT),
+                                             extra=bins(40)),
+    "histogram-range-counts-over-edges": head() + device(HIST_RANGE, INT32, 100, kind(EXACT), kind(SUB_APART),
+                                                         kind(SUB_OVER, earlier=True), extra=bins(40)),
+    "histogram-range-empty": head() + device(HIST_RANGE, DOUBLE, 0, kind(EXACT), kind(EXACT), kind(EXACT),
+                                             extra=bins(8)),
     "sort-int32": head() + device(SORT, INT32, 4096, kind(EXACT)),
     "sort-by-key-overlap": head() + device(SORT_BY_KEY, INT32, 50, kind(EXACT), kind(SAME), vtype=INT32),
     "sat-int32-in-place": head() + device(SAT, INT32, (17, 33), kind(EXACT), kind(SAME)),

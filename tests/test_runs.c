@@ -427,6 +427,13 @@ static void test_runs_bad_arguments(void **state)
     assert_int_equal(clscan_run_length_encode_async(ctx, k, ko, lo, N, CLSCAN_UINT32, cb), CLSCAN_SUCCESS);
     assert_int_equal(ref_read(ctx, cb, 8, &c), 1);
     assert_int_equal(c, N / 10);
+    /* Keys and values may be one buffer: both are only read (each run r sums ten copies of r). */
+    assert_int_equal(clscan_reduce_by_key(ctx, k, k, ko, vo, N, CLSCAN_UINT32, CLSCAN_UINT32, CLSCAN_ADD, &runs),
+                     CLSCAN_SUCCESS);
+    assert_int_equal(runs, N / 10);
+    assert_int_equal(ref_read(ctx, vo, sizeof got, got), 1);
+    for (size_t i = 0; i < N / 10; i++)
+        assert_int_equal(got[i], 10 * (int32_t)i);
     clReleaseMemObject(k), clReleaseMemObject(v), clReleaseMemObject(ko), clReleaseMemObject(vo);
     clReleaseMemObject(lo), clReleaseMemObject(cb), clReleaseMemObject(short_o);
 }

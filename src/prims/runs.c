@@ -74,13 +74,16 @@ static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t
     return st;
 }
 
-/* No two of the buffers overlap (NULL ones skipped; bytes[i]: what the call touches of bufs[i]). */
-static clscan_status check_apart(clscan_context *ctx, const cl_mem *bufs, const size_t *bytes, size_t count)
+/* No two of the buffers overlap, but for the first `inputs`, which are only read and may share memory
+ * (keys and values: the contract forbids only the outputs to overlap anything). NULL ones skipped;
+ * bytes[i]: what the call touches of bufs[i]. */
+static clscan_status check_apart(clscan_context *ctx, const cl_mem *bufs, const size_t *bytes, size_t count,
+                                 size_t inputs)
 {
     clscan_status st = CLSCAN_SUCCESS;
     for (size_t a = 0; a < count && st == CLSCAN_SUCCESS; a++)
         for (size_t b = a + 1; b < count && st == CLSCAN_SUCCESS; b++)
-            if (bufs[a] && bufs[b])
+            if (bufs[a] && bufs[b] && b >= inputs)
                 st = clscan__check_overlap(ctx, bufs[a], bytes[a], bufs[b], bytes[b], 0);
     return st;
 }
@@ -110,7 +113,7 @@ static clscan_status check_runs(clscan_context *ctx, const runs_job *j, size_t n
     const cl_mem bufs[] = {j->keys, j->kind == RUNS_REDUCE ? j->values : NULL, j->keys_out,
                            j->kind == RUNS_KEYS ? NULL : j->values_out, runs_buf};
     const size_t bytes[] = {n * kb, n * vb, n * kb, n * vb, sizeof(cl_ulong)};
-    return st == CLSCAN_SUCCESS ? check_apart(ctx, bufs, bytes, 5) : st;
+    return st == CLSCAN_SUCCESS ? check_apart(ctx, bufs, bytes, 5, 2) : st;
 }
 
 /* The public calls: checks, then the launches (n == 0: count 0). */
