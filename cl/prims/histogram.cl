@@ -160,10 +160,11 @@ void clscan_hist_local_out(__local const uint *counts, uint bins, __global uint 
 #define CLSCAN_HIST_LANES CLSCAN_WG__XCAT(CLSCAN_HIST_LANES, CLSCAN_HIST_W)   /* every element of a vector */
 #endif
 
-/* Elements [first, first + count) (count < 2^32) counted by `parts` work-items, this one being
- * `part`. CPUs (CLSCAN_ITEMS_STREAM): a contiguous run each, read in order. GPUs: in turn, so that
- * neighbouring work-items' loads are contiguous; as vectors from first (a multiple of 16: the host's
- * shares) up to the last whole vector, then one element each. */
+/* Elements [first, first + count) (count < 2^32) counted by `parts` work-items (fewer than 2^31), this
+ * one being `part`. CPUs (CLSCAN_ITEMS_STREAM): a contiguous run each, read in order. GPUs: in turn, so
+ * that neighbouring work-items' loads are contiguous; as vectors from first (a multiple of 16: the
+ * host's shares) up to the last whole vector (their index stays below 2^31, so a uint steps past it
+ * without wrapping), then one element each (a ulong index: count may lie within parts of 2^32). */
 #if defined(CLSCAN_ITEMS_STREAM)
 #define CLSCAN_HIST_SPAN(BIN, first, count, part, parts, counts)                                \
     {                                                                                           \
@@ -184,14 +185,14 @@ void clscan_hist_local_out(__local const uint *counts, uint bins, __global uint 
             const CLSCAN_HIST_VEC x = clscan_vin[j];                                            \
             CLSCAN_HIST_LANES(BIN, x, counts)                                                   \
         }                                                                                       \
-        for (uint i = clscan_vn * CLSCAN_HIST_W + (part); i < (count); i += (parts))            \
+        for (ulong i = (ulong)clscan_vn * CLSCAN_HIST_W + (part); i < (count); i += (parts))    \
             CLSCAN_HIST_COUNT(BIN, clscan_in[i], counts)                                        \
     }
 #else
 #define CLSCAN_HIST_SPAN(BIN, first, count, part, parts, counts)                                \
     {                                                                                           \
         __global const CLSCAN_T *clscan_in = in + (first);                                      \
-        for (uint i = (part); i < (count); i += (parts))                                        \
+        for (ulong i = (part); i < (count); i += (parts))                                       \
             CLSCAN_HIST_COUNT(BIN, clscan_in[i], counts)                                        \
     }
 #endif
