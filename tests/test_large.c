@@ -1,7 +1,9 @@
 /* Large n on a GPU (ctest label "large"): int32 and uint32 inclusive and exclusive add scans at
  * n = 2^31 - 1, 2^31, 2^31 + 1 and 2^32 + 2^21 of in[i] = i mod 1000, each element checked against
  * its closed form (wrapping at 2^32); a compaction and a sort and a sort by key at 2^31 + 1 of patterns
- * whose results have closed forms too. Inputs are made on the device by this file's own kernels;
+ * whose results have closed forms too; at 2^32 + 2^21 bytes, histograms of i mod 256 over 256 bins (in
+ * local memory) and 65536 (global, a launch per 2^32 - 16 elements), and clscan_unique of runs of 1000
+ * (the runs' 64-bit count). Inputs are made on the device by this file's own kernels;
  * outputs come back in chunks, so host memory stays at one chunk. Each case SKIPs, saying why, on a
  * device that is not a GPU or whose CL_DEVICE_MAX_MEM_ALLOC_SIZE / CL_DEVICE_GLOBAL_MEM_SIZE are too
  * small: on PoCL in CI the program ends at once. CLSCAN_LARGE_SMOKE=1 runs every case on any device
@@ -33,7 +35,9 @@ static const char helper_source[] =
     "__kernel void fill_perm(__global uint *out, ulong n, ulong a)\n"
     "{ for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = (uint)(i * a % n); }\n"
     "__kernel void fill_value(__global uint *out, ulong n, ulong a)\n"
-    "{ for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = (uint)a; }\n";
+    "{ for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = (uint)a; }\n"
+    "__kernel void fill_byte(__global uchar *out, ulong n, ulong a)\n"
+    "{ for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = (uchar)(i / a); }\n";
 
 static clscan_context *ctx;
 static cl_program helpers;
@@ -167,7 +171,8 @@ static int fill(const char *kernel, cl_mem buf, uint64_t n, uint64_t a)
     size_t global = (size_t)1 << 22;
     if (err == CL_SUCCESS) err = clSetKernelArg(k, 0, sizeof buf, &buf);
     if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof n64, &n64);
-    if (err == CL_SUCCESS && (strcmp(kernel, "fill_perm") == 0 || strcmp(kernel, "fill_value") == 0))
+    if (err == CL_SUCCESS && (strcmp(kernel, "fill_perm") == 0 || strcmp(kernel, "fill_value") == 0 ||
+                              strcmp(kernel, "fill_byte") == 0))
         err = clSetKernelArg(k, 2, sizeof a64, &a64);
     if (err == CL_SUCCESS)
         err = clEnqueueNDRangeKernel(clscan_context_queue(ctx), k, 1, NULL, &global, NULL, 0, NULL, NULL);
@@ -432,13 +437,103 @@ static void sort_case(int by_key)
 static void test_sort_2p31_plus_1(void **state) { (void)state; sort_case(0); }
 static void test_sort_by_key_2p31_plus_1(void **state) { (void)state; sort_case(1); }
 
-int main(void)
+/* ---- histograms and unique past 2^32 elements ------------------------------------------------------ */
+/* Bytes i mod 256 over bins even bins of [0, 255): value v < 255 occurs n / 256 times, once more below
+ * n mod 256, and falls in bin v * bins / 255. */
+static int histogram_bytes(cl_mem in, uint64_t n, size_t bins)
 {
+    const uint8_t lower = 0, upper = 255;
+    cl_mem counts = device_buffer(bins * 8);
+    uint64_t *got = malloc(bins * 8), *want = calloc(bins, 8);
+    int pass = 0;
+    if (counts && got && want) {
+        for (unsigned v = 0; v < 255; v++)
+            want[(uint64_t)v * bins / 255] += n / 256 + (v < n % 256);
+        /* The program built or loaded on a few elements first, so that the time is the large call's. */
+        clscan_status st = clscan_histogram_even(ctx, in, 4096, CLSCAN_UINT8, &lower, &upper, bins, counts);
+        double start = now();
+        if (st == CLSCAN_SUCCESS)
+            st = clscan_histogram_even(ctx, in, (size_t)n, CLSCAN_UINT8, &lower, &upper, bins, counts);
+        if (st == CLSCAN_SUCCESS)
+            st = clscan_finish(ctx);
+        double seconds = now() - start;
+        if (st != CLSCAN_SUCCESS)
+            print_error("histogram: %s (%s)\n", clscan_status_string(st), clscan_last_error(ctx));
+        pass = st == CLSCAN_SUCCESS && clEnqueueReadBuffer(clscan_context_queue(ctx), counts, CL_TRUE, 0, bins * 8, got,
+                                                            0, NULL, NULL) == CL_SUCCESS;
+        for (size_t b = 0; pass && b < bins; b++)
+            if (got[b] != want[b]) {
+                print_error("histogram of %zu bins: bin %zu counts %" PRIu64 ", want %" PRIu64 "\n", bins, b, got[b],
+                            want[b]);
+                pass = 0;
+            }
+        row(bins > 8192 ? "histogram uint8, global bins" : "histogram uint8, local bins", n, seconds, pass);
+    }
+    if (counts)
+        clReleaseMemObject(counts);
+    free(got), free(want);
+    return pass;
+}
+
+static void test_histogram_2p32_plus_2p21(void **state)
+{
+    (void)state;
+    const uint64_t n = 2 * base + base / 1024;
+    if (!fits("histogram uint8", n, n, n + 65536 * 8))
+        skip();
+    cl_mem in = device_buffer((size_t)n);
+    assert_true(in && fill("fill_byte", in, n, 1));
+    const int local = histogram_bytes(in, n, 256), global = histogram_bytes(in, n, 65536);
+    clReleaseMemObject(in);
+    assert_true(local && global);
+}
+
+/* Bytes (i / 1000) mod 256: runs of 1000, each a different value from the one before, so the r-th of
+ * the ceil(n / 1000) runs keeps r mod 256. */
+static void test_unique_2p32_plus_2p21(void **state)
+{
+    (void)state;
+    const uint64_t n = 2 * base + base / 1024, runs = (n + 999) / 1000;
+    if (!fits("unique uint8", n, n, 2 * n))
+        skip();
+    cl_mem in = device_buffer((size_t)n), out = device_buffer((size_t)n);
+    uint8_t *got = malloc((size_t)runs);
+    assert_true(in && out && got && fill("fill_byte", in, n, 1000));
+    size_t count = 0;
+    clscan_status st = clscan_unique(ctx, in, out, 4096, CLSCAN_UINT8, &count);   /* the program, first */
+    double start = now();
+    if (st == CLSCAN_SUCCESS)
+        st = clscan_unique(ctx, in, out, (size_t)n, CLSCAN_UINT8, &count);
+    double seconds = now() - start;
+    if (st != CLSCAN_SUCCESS)
+        print_error("unique: %s (%s)\n", clscan_status_string(st), clscan_last_error(ctx));
+    else if (count != runs)
+        print_error("unique: %zu runs, want %" PRIu64 "\n", count, runs);
+    int pass = st == CLSCAN_SUCCESS && count == runs &&
+               clEnqueueReadBuffer(clscan_context_queue(ctx), out, CL_TRUE, 0, (size_t)runs, got, 0, NULL, NULL) ==
+                   CL_SUCCESS;
+    for (uint64_t r = 0; pass && r < runs; r++)
+        if (got[r] != (uint8_t)r) {
+            print_error("unique: run %" PRIu64 " keeps %u, want %u\n", r, got[r], (unsigned)(uint8_t)r);
+            pass = 0;
+        }
+    row("unique uint8 (runs of 1000)", n, seconds, pass);
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    free(got);
+    assert_true(pass);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);   /* one case: test_large 'test_unique*' */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scans_2p31_minus_1), cmocka_unit_test(test_scans_2p31),
         cmocka_unit_test(test_scans_2p31_plus_1),  cmocka_unit_test(test_scans_2p32_plus_2p21),
         cmocka_unit_test(test_compact_2p31_plus_1), cmocka_unit_test(test_sort_2p31_plus_1),
-        cmocka_unit_test(test_sort_by_key_2p31_plus_1),
+        cmocka_unit_test(test_sort_by_key_2p31_plus_1), cmocka_unit_test(test_histogram_2p32_plus_2p21),
+        cmocka_unit_test(test_unique_2p32_plus_2p21),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
