@@ -2,7 +2,10 @@
  * long-lived context (the CPU device, PoCL, unless $CLSCAN_DEVICE names another) with small sizes:
  * 0.1's, and of 0.2's the partition and unique, the scans with an initial value (on the host or in
  * init_buf), the segmented scans (byte heads) and the scans by key, the segmented reduction, reduce by
- * key and run-length encoding (with their _async twins), argmin and argmax, and both histograms.
+ * key and run-length encoding, argmin and argmax, both histograms, and the _async twins of reduce,
+ * compact, partition, unique, reduce by key and run-length encoding (their value or cl_ulong count in
+ * element 0 of a device buffer, checked like every other buffer: NULL, too small, read-only, foreign,
+ * over an input or an output; read back and compared on success).
  * An input decodes into a few calls: the function, its enums (out-of-range values too), its counts
  * (some that overflow), and each buffer as NULL, exact, larger, too small, read-only, write-only, from
  * another cl_context, an image, the argument before it again, or a sub-buffer apart from or partly over
@@ -420,11 +423,13 @@ typedef enum fn { F_INCLUSIVE, F_EXCLUSIVE, F_REDUCE, F_COMPACT, F_SORT, F_SORT_
                   F_EXCLUSIVE_HOST, F_SET_ALGORITHM, F_FINISH, F_CREATE, F_CREATE_FROM_QUEUE, F_MISC,
                   F_PARTITION, F_UNIQUE, F_INCLUSIVE_INIT, F_EXCLUSIVE_INIT, F_SEG_INCLUSIVE, F_SEG_EXCLUSIVE,
                   F_INCLUSIVE_BY_KEY, F_EXCLUSIVE_BY_KEY, F_SEG_REDUCE, F_REDUCE_BY_KEY, F_REDUCE_BY_KEY_ASYNC,
-                  F_RLE, F_RLE_ASYNC, F_ARGMIN, F_ARGMAX, F_HIST_EVEN, F_HIST_RANGE, F_COUNT } fn;
+                  F_RLE, F_RLE_ASYNC, F_ARGMIN, F_ARGMAX, F_HIST_EVEN, F_HIST_RANGE, F_REDUCE_ASYNC,
+                  F_COMPACT_ASYNC, F_PARTITION_ASYNC, F_UNIQUE_ASYNC, F_COUNT } fn;
 /* The functions of 0.2 come after: a selector byte from 0xf0 on takes them, so that the inputs written
  * before (corpus, regressions) decode as they did; new ones are appended, so that 0.2's inputs written
  * so far (0xf0 partition, 0xf1 unique) do too. 0xf0 .. 0xfe pick one each, 0xff and the byte after it
- * the rest (see take_fn). */
+ * (modulo how many are left) the rest: 0 and 1 the histograms, as the inputs written before use them,
+ * 2 to 5 the _async forms of reduce, compact, partition and unique (see take_fn). */
 #define F_ADDED F_PARTITION
 #define F_ONE_BYTE 15   /* 0.2's functions a selector byte alone picks */
 
@@ -434,7 +439,8 @@ static const char *const fn_names[F_COUNT] = {
     "context_create_from_queue", "misc", "partition", "unique", "inclusive_scan_init", "exclusive_scan_init",
     "segmented_inclusive_scan", "segmented_exclusive_scan", "inclusive_scan_by_key", "exclusive_scan_by_key",
     "segmented_reduce", "reduce_by_key", "reduce_by_key_async", "run_length_encode", "run_length_encode_async",
-    "argmin", "argmax", "histogram_even", "histogram_range"};
+    "argmin", "argmax", "histogram_even", "histogram_range", "reduce_async", "compact_async", "partition_async",
+    "unique_async"};
 
 static fn take_fn(reader *r, unsigned sel)
 {
@@ -466,7 +472,12 @@ typedef struct call {
 static int init_given(const call *c) { return c->shape & 1; }       /* init on the host; bit 1: init_buf too */
 static int lower_null(const call *c) { return (c->shape & 15) == 1; }
 static int upper_null(const call *c) { return (c->shape & 15) == 2; }
-static int is_async(fn f) { return f == F_REDUCE_BY_KEY_ASYNC || f == F_RLE_ASYNC; }
+/* The _async forms: their value or count goes to element 0 of their last buffer. */
+static int is_async(fn f)
+{
+    return f == F_REDUCE_BY_KEY_ASYNC || f == F_RLE_ASYNC || f == F_REDUCE_ASYNC || f == F_COMPACT_ASYNC ||
+           f == F_PARTITION_ASYNC || f == F_UNIQUE_ASYNC;
+}
 
 static void describe(const call *c)
 {
@@ -532,6 +543,12 @@ static const role roles[F_COUNT][MAX_ARGS] = {
     [F_ARGMAX] = {R_IN(FILL_KEYS, U_TYPE)},
     [F_HIST_EVEN] = {R_IN(FILL_HIST, U_TYPE), R_OUT(U_BINS)},
     [F_HIST_RANGE] = {R_IN(FILL_HIST, U_TYPE), R_IN(FILL_EDGES, U_EDGES), R_OUT(U_BINS)},
+    /* in and the value's buffer (one element of the type) */
+    [F_REDUCE_ASYNC] = {R_IN(FILL_OP, U_TYPE), R_OUT(U_ONE)},
+    /* the blocking forms' buffers, then the count's */
+    [F_COMPACT_ASYNC] = {R_IN(FILL_BITS, U_TYPE), R_IN(FILL_FLAGS, U_BYTE), R_OUT(U_TYPE), R_OUT(U_COUNT)},
+    [F_PARTITION_ASYNC] = {R_IN(FILL_BITS, U_TYPE), R_IN(FILL_FLAGS, U_BYTE), R_OUT(U_TYPE), R_OUT(U_COUNT)},
+    [F_UNIQUE_ASYNC] = {R_IN(FILL_KEYS, U_TYPE), R_OUT(U_TYPE), R_OUT(U_COUNT)},
 };
 
 static size_t need_of(const call *c, unit u)
@@ -563,7 +580,8 @@ static clscan_type type_of(const call *c, unit u)
 static int takes_op(fn f)
 {
     return !(f == F_SAT || f == F_COMPACT || f == F_PARTITION || f == F_UNIQUE || f == F_RLE || f == F_RLE_ASYNC ||
-             f == F_ARGMIN || f == F_ARGMAX || f == F_HIST_EVEN || f == F_HIST_RANGE);
+             f == F_ARGMIN || f == F_ARGMAX || f == F_HIST_EVEN || f == F_HIST_RANGE || f == F_COMPACT_ASYNC ||
+             f == F_PARTITION_ASYNC || f == F_UNIQUE_ASYNC);
 }
 
 /* The bounds of an even histogram: two small values of the type (signed bytes; unsigned types 0..63).
@@ -678,7 +696,13 @@ static int overlaps_forbidden(const call *c)
 {
     switch (c->f) {
     case F_COMPACT: case F_PARTITION: return overlap(c, 0, 2, 0) || overlap(c, 1, 2, 0);
+    /* and the count over none of the others (in and flags, both read, may still share memory) */
+    case F_COMPACT_ASYNC: case F_PARTITION_ASYNC:
+        return overlap(c, 0, 2, 0) || overlap(c, 1, 2, 0) || overlap(c, 3, 0, 0) || overlap(c, 3, 1, 0) ||
+               overlap(c, 3, 2, 0);
     case F_UNIQUE: return overlap(c, 0, 1, 0);
+    case F_UNIQUE_ASYNC: return any_overlap(c, -1);
+    case F_REDUCE_ASYNC: return overlap(c, 0, 1, 0);   /* the value's buffer not over in, not even exactly */
     case F_SORT_BY_KEY: return overlap(c, 0, 1, 0);
     case F_SORT: case F_REDUCE: case F_ARGMIN: case F_ARGMAX: return 0;
     /* init_buf is read while tiles write out: apart from it; in == out stays allowed */
@@ -755,7 +779,7 @@ static int buffers_ok(const call *c)
 {
     for (int i = 0; i < c->nbuf; i++) {
         const role *ro = &roles[c->f][i];
-        if (ro->u == U_ONE && init_given(c))
+        if (ro->u == U_ONE && init_given(c) && (c->f == F_INCLUSIVE_INIT || c->f == F_EXCLUSIVE_INIT))
             continue;
         if (!buffer_ok(&c->args[i], c->need[i], ro->reads, ro->writes))
             return 0;
@@ -789,8 +813,9 @@ static clscan_status expected_added(const call *c)
         return st;
     if (c->ptr_null && (c->f == F_REDUCE_BY_KEY || c->f == F_RLE))
         return CLSCAN_INVALID_ARGUMENT;
-    /* The _async count is written even for n == 0; a histogram of nothing still writes its zeros. */
-    if (is_async(c->f) && !buffer_ok(&c->args[c->nbuf - 1], 8, 0, 1))
+    /* The _async count (reduce's value) is written even for n == 0; a histogram of nothing still writes
+     * its zeros. */
+    if (is_async(c->f) && !buffer_ok(&c->args[c->nbuf - 1], c->need[c->nbuf - 1], 0, 1))
         return CLSCAN_INVALID_ARGUMENT;
     if (c->n == 0 && c->f != F_HIST_EVEN && c->f != F_HIST_RANGE)
         return CLSCAN_SUCCESS;
@@ -846,7 +871,8 @@ static void canonical_types(call *c)
         return;
     const size_t elem = clscan_type_size(c->type), value = clscan_type_size(c->vtype);
     switch (c->f) {
-    case F_COMPACT: case F_PARTITION: case F_RLE: case F_RLE_ASYNC: case F_HIST_EVEN: case F_HIST_RANGE: return;
+    case F_COMPACT: case F_PARTITION: case F_RLE: case F_RLE_ASYNC: case F_HIST_EVEN: case F_HIST_RANGE:
+    case F_COMPACT_ASYNC: case F_PARTITION_ASYNC: return;
     case F_SORT: case F_SORT_BY_KEY:
         c->type = of_size(elem, 1, 0);
         c->vtype = of_size(value, 0, 1);
@@ -981,6 +1007,16 @@ static void add_region(regions *rs, const arg *a, size_t offset, size_t bytes, c
     rs->r[rs->count++] = (region){a->root, a->offset + offset, bytes, type, loose};
 }
 
+/* A count the reference found: against the host's (blocking forms), or expected as a cl_ulong in
+ * element 0 of the last buffer (_async forms, read back with the other buffers). */
+static void check_count(exec *e, const call *c, size_t found, size_t count, const char *what)
+{
+    if (is_async(c->f))
+        store(at(e, &c->args[c->nbuf - 1]), 8, found);
+    else if (found != count)
+        fail(c, what);
+}
+
 static void compact_reference(exec *e, const call *c, size_t count, regions *rs)
 {
     size_t elem = clscan_type_size(c->type), kept = 0;
@@ -988,8 +1024,7 @@ static void compact_reference(exec *e, const call *c, size_t count, regions *rs)
     for (size_t i = 0; i < c->n; i++)
         if (flags[i])
             memcpy(at(e, &c->args[2]) + kept++ * elem, in + i * elem, elem);
-    if (kept != count)
-        fail(c, "compact: the count differs from the reference");
+    check_count(e, c, kept, count, "compact: the count differs from the reference");
     /* Behind the kept elements, out is not specified. */
     add_region(rs, &c->args[2], kept * elem, (c->n - kept) * elem, CLSCAN_UINT32, 1);
     free(in);
@@ -1003,8 +1038,7 @@ static void partition_reference(exec *e, const call *c, size_t count)
     uint8_t *in = gather(e, &c->args[0], c->n * elem), *flags = gather(e, &c->args[1], c->n);
     for (size_t i = 0; i < c->n; i++)
         kept += flags[i] != 0;
-    if (kept != count)
-        fail(c, "partition: the count differs from the reference");
+    check_count(e, c, kept, count, "partition: the count differs from the reference");
     for (size_t i = 0, front = 0; i < c->n; i++)
         memcpy(at(e, &c->args[2]) + (flags[i] ? front++ : kept + other++) * elem, in + i * elem, elem);
     free(in);
@@ -1019,8 +1053,7 @@ static void unique_reference(exec *e, const call *c, size_t count, regions *rs)
     for (size_t i = 0; i < c->n; i++)
         if (i == 0 || memcmp(in + i * elem, in + (i - 1) * elem, elem) != 0)
             memcpy(at(e, &c->args[1]) + runs++ * elem, in + i * elem, elem);
-    if (runs != count)
-        fail(c, "unique: the count differs from the reference");
+    check_count(e, c, runs, count, "unique: the count differs from the reference");
     add_region(rs, &c->args[1], runs * elem, (c->n - runs) * elem, CLSCAN_UINT32, 1);
     free(in);
 }
@@ -1251,9 +1284,38 @@ static void hist_reference(exec *e, const call *c, regions *rs)
     free(edges);
 }
 
+/* reduce_async: the reduction (n == 0: the identity) in element 0 of result, compared as a value. */
+static void reduce_async_reference(exec *e, const call *c, regions *rs)
+{
+    size_t elem = clscan_type_size(c->type);
+    uint8_t *in = c->n ? gather(e, &c->args[0], c->n * elem) : NULL;
+    uint64_t acc = identity(c->type, c->op);
+    for (size_t i = 0; i < c->n; i++)
+        acc = combine(c->type, c->op, acc, load(in + i * elem, elem));
+    store(at(e, &c->args[1]), elem, acc);
+    add_region(rs, &c->args[1], 0, elem, c->type, 0);
+    free(in);
+}
+
+/* The other _async forms of 0.1's functions and 0.2's partition and unique: the blocking forms'
+ * references; n == 0 writes a count of 0 and nothing else. */
+static void select_async_reference(exec *e, const call *c, regions *rs)
+{
+    if (c->n == 0)
+        check_count(e, c, 0, 0, "");
+    else if (c->f == F_COMPACT_ASYNC)
+        compact_reference(e, c, 0, rs);
+    else if (c->f == F_PARTITION_ASYNC)
+        partition_reference(e, c, 0);
+    else
+        unique_reference(e, c, 0, rs);
+}
+
 static void added_reference(exec *e, const call *c, const uint8_t *result, size_t count, regions *rs)
 {
     switch (c->f) {
+    case F_REDUCE_ASYNC: reduce_async_reference(e, c, rs); break;
+    case F_COMPACT_ASYNC: case F_PARTITION_ASYNC: case F_UNIQUE_ASYNC: select_async_reference(e, c, rs); break;
     case F_INCLUSIVE_INIT: case F_EXCLUSIVE_INIT: if (c->n) init_reference(e, c, rs); break;
     case F_SEG_REDUCE: if (c->n) segreduce_reference(e, c, rs); break;
     case F_REDUCE_BY_KEY: case F_REDUCE_BY_KEY_ASYNC: case F_RLE: case F_RLE_ASYNC: runs_reference(e, c, count, rs); break;
@@ -1386,7 +1448,11 @@ static clscan_status invoke_added(const call *c, clscan_context *x, const host_a
     case F_ARGMIN: return clscan_argmin(x, a, c->n, c->type, cnt, c->value_null ? NULL : h->result);
     case F_ARGMAX: return clscan_argmax(x, a, c->n, c->type, cnt, c->value_null ? NULL : h->result);
     case F_HIST_EVEN: return clscan_histogram_even(x, a, c->n, c->type, lower, upper, c->bins, b);
-    default: return clscan_histogram_range(x, a, c->n, c->type, b, c->bins, d);
+    case F_HIST_RANGE: return clscan_histogram_range(x, a, c->n, c->type, b, c->bins, d);
+    case F_REDUCE_ASYNC: return clscan_reduce_async(x, a, c->n, c->type, c->op, b);
+    case F_COMPACT_ASYNC: return clscan_compact_async(x, a, b, d, c->n, c->type, g);
+    case F_PARTITION_ASYNC: return clscan_partition_async(x, a, b, d, c->n, c->type, g);
+    default: return clscan_unique_async(x, a, b, c->n, c->type, d);
     }
 }
 
