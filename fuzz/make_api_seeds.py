@@ -12,8 +12,10 @@ INCL, EXCL, REDUCE, COMPACT, SORT, SORT_BY_KEY, SAT, INCL_HOST, EXCL_HOST, SET_A
 PARTITION, UNIQUE = 0xF0, 0xF1   # 0.2's: a selector byte from 0xf0 on
 INCL_INIT, EXCL_INIT, SEG_INCL, SEG_EXCL, INCL_BY_KEY, EXCL_BY_KEY, SEG_REDUCE, REDUCE_BY_KEY, REDUCE_BY_KEY_ASYNC, \
     RLE, RLE_ASYNC, ARGMIN, ARGMAX = range(0xF2, 0xFF)
-HIST_EVEN, HIST_RANGE = (0xFF, 0), (0xFF, 1)   # 0xff and a byte: 0.2's functions past the fifteenth
-NO_OP = (SAT, COMPACT, PARTITION, UNIQUE, RLE, RLE_ASYNC, ARGMIN, ARGMAX, HIST_EVEN, HIST_RANGE)   # no op byte
+# 0xff and a byte (modulo six): 0.2's functions past the fifteenth
+HIST_EVEN, HIST_RANGE, REDUCE_ASYNC, COMPACT_ASYNC, PARTITION_ASYNC, UNIQUE_ASYNC = ((0xFF, k) for k in range(6))
+NO_OP = (SAT, COMPACT, PARTITION, UNIQUE, RLE, RLE_ASYNC, ARGMIN, ARGMAX, HIST_EVEN, HIST_RANGE, COMPACT_ASYNC,
+         PARTITION_ASYNC, UNIQUE_ASYNC)   # no op byte
 INT32, UINT32, INT64, UINT64, FLOAT, DOUBLE, INT8, UINT8, INT16, UINT16 = range(10)
 ADD, MUL, MIN, MAX = range(4)
 # buffer kinds (enum kind): a byte below 0x80 is EXACT; above, the byte modulo 12 picks the kind
@@ -151,6 +153,33 @@ SEEDS = {
                                                          kind(SUB_OVER, earlier=True), extra=bins(40)),
     "histogram-range-empty": head() + device(HIST_RANGE, DOUBLE, 0, kind(EXACT), kind(EXACT), kind(EXACT),
                                              extra=bins(8)),
+    # the _async forms of reduce, compact, partition and unique: the value or count in a device buffer
+    "reduce-async-int32-max": head() + device(REDUCE_ASYNC, INT32, 3000, kind(EXACT), kind(EXACT), op=MAX),
+    "reduce-async-empty-float-min": head() + device(REDUCE_ASYNC, FLOAT, 0, kind(NULL), kind(LARGER, 3), op=MIN),
+    "reduce-async-bad-results": head(4) + device(REDUCE_ASYNC, INT32, 10, kind(EXACT), kind(NULL))
+                                + device(REDUCE_ASYNC, INT64, 10, kind(EXACT), kind(SHORT, 0))
+                                + device(REDUCE_ASYNC, INT32, 10, kind(EXACT), kind(READ_ONLY))
+                                + device(REDUCE_ASYNC, INT32, 10, kind(EXACT), kind(FOREIGN)),
+    "reduce-async-result-is-in": head(2) + device(REDUCE_ASYNC, INT32, 10, kind(EXACT), kind(SAME))
+                                 + device(REDUCE_ASYNC, INT32, 100, kind(SUB_APART), kind(SUB_OVER)),
+    "compact-async-int32": head() + device(COMPACT_ASYNC, INT32, 2000, kind(EXACT), kind(EXACT), kind(EXACT),
+                                           kind(WRITE_ONLY)),
+    "compact-async-count-over-out": head() + device(COMPACT_ASYNC, INT32, 100, kind(EXACT), kind(EXACT),
+                                                    kind(SUB_APART), kind(SUB_OVER)),
+    "compact-async-empty-bad-count": head(2) + device(COMPACT_ASYNC, INT32, 0, kind(NULL), kind(NULL), kind(NULL),
+                                                      kind(EXACT))
+                                     + device(COMPACT_ASYNC, INT32, 0, kind(NULL), kind(NULL), kind(NULL),
+                                              kind(READ_ONLY)),
+    "partition-async-int32": head() + device(PARTITION_ASYNC, INT32, 2000, kind(EXACT), kind(EXACT), kind(EXACT),
+                                             kind(EXACT)),
+    "partition-async-count-is-flags": head() + device(PARTITION_ASYNC, INT32, 64, kind(EXACT), kind(EXACT),
+                                                      kind(EXACT), kind(SAME, back=2)),
+    "unique-async-int64": head() + device(UNIQUE_ASYNC, INT64, 3000, kind(EXACT), kind(EXACT), kind(HOST_PTR)),
+    "unique-async-count-foreign-or-short": head(2) + device(UNIQUE_ASYNC, INT32, 10, kind(EXACT), kind(EXACT),
+                                                            kind(FOREIGN))
+                                           + device(UNIQUE_ASYNC, INT32, 10, kind(EXACT), kind(EXACT), kind(SHORT, 2)),
+    "unique-async-count-over-in": head() + device(UNIQUE_ASYNC, INT32, 64, kind(SUB_APART), kind(EXACT),
+                                                  kind(SUB_OVER, back=2)),
     "sort-int32": head() + device(SORT, INT32, 4096, kind(EXACT)),
     "sort-by-key-overlap": head() + device(SORT_BY_KEY, INT32, 50, kind(EXACT), kind(SAME), vtype=INT32),
     "sat-int32-in-place": head() + device(SAT, INT32, (17, 33), kind(EXACT), kind(SAME)),
