@@ -1,0 +1,30 @@
+# test_man_pages: each tool's man page (man/<tool>.1) names exactly the options its --help names, and
+# carries the project's version. Options are the --words of either text (troff writes \- for -).
+# -DTOOLS="path;path" -DMAN_DIR=... -DVERSION=x.y.z
+foreach(tool IN LISTS TOOLS)
+  get_filename_component(name "${tool}" NAME_WE)
+  execute_process(COMMAND "${tool}" --help OUTPUT_VARIABLE help ERROR_VARIABLE help_err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${name} --help exited with ${rc}: ${help_err}")
+  endif()
+  file(READ "${MAN_DIR}/${name}.1" page)
+  string(REGEX REPLACE "(^|\n)\\.\\\\\"[^\n]*" "\\1" page "${page}")   # troff comments (.\") are not the page
+  string(REPLACE "\\-" "-" page "${page}")
+  string(REGEX MATCHALL "--[a-z][a-z0-9-]*" help_options "${help}")
+  string(REGEX MATCHALL "--[a-z][a-z0-9-]*" page_options "${page}")
+  list(REMOVE_DUPLICATES help_options)
+  list(REMOVE_DUPLICATES page_options)
+  set(missing "${help_options}")
+  list(REMOVE_ITEM missing ${page_options})
+  set(extra "${page_options}")
+  list(REMOVE_ITEM extra ${help_options})
+  if(missing OR extra)
+    message(FATAL_ERROR "man/${name}.1 is out of step with ${name} --help: missing from the page: ${missing}; "
+                        "on the page but not in --help: ${extra}")
+  endif()
+  if(NOT page MATCHES "\"clscan ${VERSION}\"")
+    message(FATAL_ERROR "man/${name}.1: its .TH line does not name clscan ${VERSION}")
+  endif()
+  list(LENGTH help_options count)
+  message(STATUS "man/${name}.1: the ${count} options of --help, version ${VERSION}")
+endforeach()
