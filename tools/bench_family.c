@@ -1,8 +1,9 @@
 /* clscan-bench's rows for functions of 0.2 (segmented and by-key scans, the segmented reduction over
  * n / 256 segments of random lengths, argmin and argmax, reduce_by_key, run-length encoding, unique and
  * the partition of half, runs of 8 on average, histogram_even of uniform bytes, int32 and floats over
- * 256 bins and of the floats over 65536), at int32 values and uint32 keys: each timed like the scans (median of runs calls + clFinish after a warm-up),
- * its output poisoned before and checked after against its single-thread C loop, which is timed too.
+ * 256 bins and of the floats over 65536), at int32 values and uint32 keys: each timed like the scans
+ * (median of runs calls + clFinish after a warm-up), its output poisoned before and checked after
+ * against its single-thread C loop, which is timed too.
  * Each row's rate counts its own bytes read plus written; "roof" is that rate over the copy roof the
  * caller measured in the same run. */
 #include "bench_family.h"

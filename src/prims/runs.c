@@ -7,9 +7,9 @@
 #include "prims.h"
 
 /* One call: RUNS_LENGTHS counts ones into values_out (cl_ulong, counted in uint below 2^32 elements;
- * values unused), RUNS_KEYS writes keys
- * only (values and values_out unused; its pairs' values, which nothing reads, are uint, so that it takes
- * the 4-byte types' tile: with cl_ulong ones it took 1.20 ms where 1.0 would do, H100 2^28). */
+ * values unused), RUNS_KEYS writes keys only (values and values_out unused; its pairs' values, which
+ * nothing reads, are uint, so that it takes the 4-byte types' tile: with cl_ulong ones it took 1.20 ms
+ * where 1.0 would do, H100 2^28). */
 typedef enum runs_kind { RUNS_REDUCE, RUNS_LENGTHS, RUNS_KEYS } runs_kind;
 typedef struct runs_job {
     const char *fn;
