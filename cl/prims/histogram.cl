@@ -43,19 +43,16 @@ clscan_hist_bin clscan_hist_even_bin(CLSCAN_T x, const clscan_hist_even_rule *r)
     return d == (CLSCAN_T)0 ? 0 : f < (CLSCAN_T)r->bins ? min((clscan_hist_bin)f, r->bins - 1) : r->bins - 1;
 }
 #else
-/* floor(d * bins / range) for d < range, exact, with no division: where the product fits in 32 bits
- * for every d (narrow, the host's finding) and else where it fits in 64, the quotient is the high half
- * of the product times magic = floor((2^w - 1) / range) (from the host), which falls short of it by at
- * most one (magic / 2^w > 1 / range - 1 / 2^w and the product is below 2^w), corrected by the
- * remainder. A 64-bit division cost every element tens of instructions on GPUs. Past 64 bits (64-bit
- * types or huge bin counts) bins split as q * range + r, d * q + d * r / range, the 128-bit d * r
- * divided by shift and subtract (its quotient is below r, so it fits; the remainder stays below range). */
+/* floor(d * bins / range) for d < range, exact, with no division. Where the product fits in 32 bits
+ * for every d (narrow, the host's finding: clscan_hist_even_bin does that case itself) and else where
+ * it fits in 64, the quotient is the high half of the product times magic = floor((2^w - 1) / range)
+ * (from the host), which falls short of it by at most one (magic / 2^w > 1 / range - 1 / 2^w and the
+ * product is below 2^w), corrected by the remainder; a 64-bit division cost every element tens of
+ * instructions on GPUs. Past 64 bits (64-bit types or huge bin counts) bins split as q * range + r,
+ * d * q + d * r / range, the 128-bit d * r divided by shift and subtract (its quotient is below r, so
+ * it fits; the remainder stays below range). */
 clscan_hist_bin clscan_hist_scale(ulong d, const clscan_hist_even_rule *r)
 {
-    if (r->narrow) {
-        const uint x = (uint)d * (uint)r->bins, q = mul_hi(x, (uint)r->magic);
-        return q + (x - q * (uint)r->range >= (uint)r->range);
-    }
     const ulong bins = r->bins, range = r->range;
     if (mul_hi(d, bins) == 0) {
         const ulong x = d * bins, q = mul_hi(x, r->magic);
@@ -89,6 +86,12 @@ clscan_hist_bin clscan_hist_even_bin(CLSCAN_T x, const clscan_hist_even_rule *r)
     if (d >= (uint)r->range)
         return CLSCAN_HIST_NONE;
 #endif
+    /* The narrow case here, not in a call: PoCL (3.1) did not inline clscan_hist_scale, which holds
+     * the 128-bit loop, and spent 40% of an int32 histogram's time calling it for every element. */
+    if (r->narrow) {
+        const uint p = (uint)d * (uint)r->bins, q = (uint)(((ulong)p * (uint)r->magic) >> 32);
+        return q + (p - q * (uint)r->range >= (uint)r->range);
+    }
     return clscan_hist_scale(d, r);
 }
 #endif
