@@ -1198,23 +1198,17 @@ static int in_range(clscan_type t, uint64_t x, uint64_t lower, uint64_t upper)
  * the difference overflows), (x - lower) * scale truncated, capped at bins - 1; a difference of 0 is
  * bin 0 (the scale may be infinite). Each step rounds on its own, as the header says. */
 #pragma STDC FP_CONTRACT OFF
-static size_t float_bin(float x, float l, float u, size_t bins)
-{
-    int halves = isinf(u - l);
-    float scale = halves ? (float)bins / (u * 0.5f - l * 0.5f) : (float)bins / (u - l);
-    float d = halves ? x * 0.5f - l * 0.5f : x - l, f = d * scale;
-    size_t b = d == 0.0f ? 0 : f < (float)bins ? (size_t)f : bins - 1;
-    return b < bins ? b : bins - 1;
-}
-
-static size_t double_bin(double x, double l, double u, size_t bins)
-{
-    int halves = isinf(u - l);
-    double scale = halves ? (double)bins / (u * 0.5 - l * 0.5) : (double)bins / (u - l);
-    double d = halves ? x * 0.5 - l * 0.5 : x - l, f = d * scale;
-    size_t b = d == 0.0 ? 0 : f < (double)bins ? (size_t)f : bins - 1;
-    return b < bins ? b : bins - 1;
-}
+#define FUZZ_FLOAT_BIN(T, name)                                                                    \
+    static size_t name(T x, T l, T u, size_t bins)                                                 \
+    {                                                                                              \
+        int halves = isinf(u - l);                                                                 \
+        T scale = halves ? (T)bins / (u * (T)0.5 - l * (T)0.5) : (T)bins / (u - l);                \
+        T d = halves ? x * (T)0.5 - l * (T)0.5 : x - l, f = d * scale;                             \
+        size_t b = d == (T)0 ? 0 : f < (T)bins ? (size_t)f : bins - 1;                             \
+        return b < bins ? b : bins - 1;                                                            \
+    }
+FUZZ_FLOAT_BIN(float, float_bin)
+FUZZ_FLOAT_BIN(double, double_bin)
 
 /* An even histogram's bin of x (in range): integers floor((x - lower) * bins / (upper - lower)) exactly
  * (distances in the type's width: x - lower wraps to the true one). */
