@@ -138,9 +138,9 @@ endforeach()
 file(WRITE "${WORK_DIR}/segscan-user.cl" "#define CLSCAN_SP_CLOSING\n" ${user_text} "${segscan_text}")
 check("${WORK_DIR}/segscan-user.cl" "segmented scan of a registered struct" -cl-std=CL1.2 -DCLSCAN_TYPE_USER -DCLSCAN_OP_USER
       -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=8)
-# The runs: keys of 1, 4, 8 and 12 bytes, held and streamed, both kinds of status words (the carry of a
-# value and a 32- or 64-bit count travels as words; unique's, the count), NVIDIA's shape, a registered
-# struct as values.
+# The runs: keys of 1, 4, 8 and 12 bytes, held and streamed (heads recorded or read again), both kinds
+# of status words (the carry of a value and a 32- or 64-bit count travels as words; unique's, the
+# count), NVIDIA's shape, a registered struct as values.
 program_text(RUNS runs_text)
 set(runs "${WORK_DIR}/runs-program.cl")
 file(WRITE "${runs}" "#define CLSCAN_SP_RUNS\n${runs_text}")
@@ -149,7 +149,12 @@ foreach(type INT32 INT8 DOUBLE)
     check("${runs}" "runs" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys} -DCLSCAN_ITEMS=32 -DCLSCAN_SP_ATOMIC64)
     check("${runs}" "runs, streamed items, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys}
           -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_FORCE_FALLBACK)
+    check("${runs}" "runs, streamed items, heads recorded" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys}
+          -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_RUNS_RECORDS=1024)
   endforeach()
+  check("${runs}" "unique, streamed items, heads recorded" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_SEG_KEY_BYTES=4
+        -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_RUNS_RECORDS=1024 -DCLSCAN_RUNS_KEYS
+        -DCLSCAN_RUNS_COUNT32)
   check("${runs}" "runs, 32-bit counts" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=32
         -DCLSCAN_RUNS_COUNT32)
   check("${runs}" "unique" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_SEG_KEY_BYTES=8 -DCLSCAN_ITEMS=32

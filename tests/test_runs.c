@@ -327,7 +327,8 @@ static void test_runs_other_paths(void **state)
 {
     (void)state;
     unsigned long before = 0, after = 0;
-    const runs_case reduce = {REDUCE, CLSCAN_UINT32, 4, CLSCAN_INT32, CLSCAN_ADD, 0}, lengths = {LENGTHS, CLSCAN_UINT32, 4, 0, 0, 0};
+    const runs_case reduce = {REDUCE, CLSCAN_UINT32, 4, CLSCAN_INT32, CLSCAN_ADD, 0}, lengths = {LENGTHS, CLSCAN_UINT32, 4, 0, 0, 0},
+                    keys_only = {UNIQUE, CLSCAN_UINT32, 4, 0, 0, 0};
     assert_int_equal(clscan_tuning_fallbacks(ctx, &before), CLSCAN_SUCCESS);
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
     runs_sizes(&reduce);
@@ -346,7 +347,7 @@ static void test_runs_other_paths(void **state)
         test_set_tile(ctx, 64, 16);
     runs_sizes(&reduce);
     if (!ref_quick())
-        runs_sizes(&lengths);
+        runs_sizes(&lengths), runs_sizes(&keys_only);
     test_set_tile(ctx, 0, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_RUNS_COUNT64, 0);
@@ -355,7 +356,6 @@ static void test_runs_other_paths(void **state)
     clscan_tuning_set(ctx, CLSCAN_TUNE_RUNS_COUNT64, 1);
     test_set_tile(ctx, 64, 4);
     runs_sizes(&reduce);
-    const runs_case keys_only = {UNIQUE, CLSCAN_UINT32, 4, 0, 0, 0};
     runs_sizes(&keys_only);
     test_set_tile(ctx, 0, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_RUNS_COUNT64, 0);

@@ -7,7 +7,8 @@
  * the segmented scan's, its prefix needs the run count of every tile before, so no tile publishes it
  * before its own look-back. Values in == NULL count ones (run lengths); out == NULL (unique) writes keys
  * only. GPUs gather a tile's outputs in the values' stage by run and write them as a group, in order
- * (where they fit); CPUs write each from the work-item that finds it. */
+ * (where they fit); CPUs record each work-item's heads as they first read its run (where they fit) and
+ * write each from the work-item that found it. */
 
 /* What out holds: the values' type; run lengths counted in uint (below 2^32 elements, the host's
  * CLSCAN_RUNS_LENGTHS32) widened to the caller's ulong as they are written. Counted in ulong, with the
@@ -34,9 +35,9 @@ clscan_run_carry clscan_sp_tile_aggregate(__global const void *src, __global con
 #if defined(CLSCAN_ITEMS_STREAM)
 /* CPUs: the work-item's run read from global memory; each head writes its key and the run before it its
  * value (running: the carry before the run's first element); element n - 1 the last run's value. */
-void clscan_runs_write(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks,
-                       __global clscan_seg_mark *keys_out, __global clscan_runs_out *out, ulong first, ulong n,
-                       clscan_run_carry running)
+void clscan_runs_write_read(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks,
+                            __global clscan_seg_mark *keys_out, __global clscan_runs_out *out, ulong first, ulong n,
+                            clscan_run_carry running)
 {
     const uint len = clscan_seg_len(first, n);
     ulong runs = clscan_run_count(running);
@@ -55,6 +56,85 @@ void clscan_runs_write(__global const CLSCAN_T *in, __global const clscan_seg_ma
             out[runs - 1] = value;
     }
 }
+
+#if defined(CLSCAN_RUNS_RECORDS)
+/* CPUs with CLSCAN_RUNS_RECORDS (the host's, from a quarter of the local memory): the first pass over
+ * the work-item's run records each head's place in the run and the value of the run before it (from
+ * the run's start for the first head) in the work-item's share of local memory, so that after the
+ * look-back only the heads are visited, not the run again; where a run holds more heads than that
+ * (many short runs), it is read again (clscan_runs_write_read). A work-item's share holds
+ * CLSCAN_RUNS_RECORDS heads and a slot that every element writes, which only a head then claims: no
+ * branch on whether an element is a head, which a CPU mispredicts. */
+#define CLSCAN_RUNS_SHARE (CLSCAN_RUNS_RECORDS + 1)
+typedef struct clscan_runs_record {
+    uint place[CLSCAN_WG_SIZE * CLSCAN_RUNS_SHARE];
+#if !defined(CLSCAN_RUNS_KEYS)   /* unique records places alone */
+    CLSCAN_T value[CLSCAN_WG_SIZE * CLSCAN_RUNS_SHARE];
+#endif
+} clscan_runs_record;
+
+/* The work-item's run from first as one pair (as clscan_seg_run_fold), recording its heads in rec;
+ * the key before each element carried rather than read again. */
+clscan_seg_pair clscan_runs_fold(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks, ulong first,
+                                 ulong n, __local clscan_runs_record *rec)
+{
+    __local uint *places = rec->place + get_local_id(0) * CLSCAN_RUNS_SHARE;
+#if !defined(CLSCAN_RUNS_KEYS)
+    __local CLSCAN_T *values = rec->value + get_local_id(0) * CLSCAN_RUNS_SHARE;
+#endif
+    clscan_seg_pair acc = clscan_seg_none();
+    const uint len = clscan_seg_len(first, n);
+    clscan_seg_mark key = marks[first > 0 && len > 0 ? first - 1 : 0];
+    for (uint i = 0; i < len; i++) {
+        const clscan_seg_mark next = marks[first + i];
+        const uint head = (uint)clscan_seg_differ(key, next) | (first + i == 0);
+        const uint slot = min(acc.head, (uint)CLSCAN_RUNS_RECORDS);
+        const CLSCAN_T x = in ? in[first + i] : CLSCAN_SEG_ONE;
+        key = next;
+        places[slot] = i;
+#if !defined(CLSCAN_RUNS_KEYS)
+        values[slot] = acc.value;
+#endif
+        acc.head += head;
+        acc.value = head ? x : CLSCAN_OP(acc.value, x);
+    }
+    return acc;
+}
+
+/* After the look-back: the recorded heads' keys and the values of the runs before them (the first
+ * completed with running's, the carry before the run), and where the run holds element n - 1 the last
+ * run's value; own is the run's pair. */
+void clscan_runs_write(__global const CLSCAN_T *in, __global const clscan_seg_mark *marks,
+                       __global clscan_seg_mark *keys_out, __global clscan_runs_out *out, ulong first, ulong n,
+                       clscan_run_carry running, clscan_seg_pair own, __local const clscan_runs_record *rec)
+{
+    if (own.head > CLSCAN_RUNS_RECORDS) {
+        clscan_runs_write_read(in, marks, keys_out, out, first, n, running);
+    } else {
+        __local const uint *places = rec->place + get_local_id(0) * CLSCAN_RUNS_SHARE;
+#if !defined(CLSCAN_RUNS_KEYS)
+        __local const CLSCAN_T *values = rec->value + get_local_id(0) * CLSCAN_RUNS_SHARE;
+#endif
+        const ulong r = clscan_run_count(running);
+        const CLSCAN_T before = clscan_run_value(running);
+        for (uint j = 0; j < own.head; j++) {
+            keys_out[r + j] = marks[first + places[j]];
+#if !defined(CLSCAN_RUNS_KEYS)
+            if (r + j > 0)
+                out[r + j - 1] = j ? values[j] : CLSCAN_OP(before, values[0]);
+#endif
+        }
+#if !defined(CLSCAN_RUNS_KEYS)
+        if (first < n && n - first <= CLSCAN_ITEMS)
+            out[r + own.head - 1] = own.head ? own.value : CLSCAN_OP(before, own.value);
+#else
+        (void)out, (void)before;
+#endif
+    }
+}
+#else
+#define clscan_runs_write clscan_runs_write_read
+#endif
 #else
 #if CLSCAN_TILE <= 65536
 typedef ushort clscan_runs_place;   /* a head's place in its tile */
@@ -136,6 +216,9 @@ void clscan_runs_single_pass(__global const CLSCAN_T *in, __global const clscan_
     __local clscan_seg_scratch clscan_scratch;
     __local clscan_sp_shared clscan_sh;
     __local uint clscan_next, clscan_first_head;
+#if defined(CLSCAN_ITEMS_STREAM) && defined(CLSCAN_RUNS_RECORDS)
+    __local clscan_runs_record clscan_rec;
+#endif
     const uint lid = get_local_id(0);
     clscan_sp_launch_start(counters, epoch);
     for (;;) {
@@ -143,10 +226,17 @@ void clscan_runs_single_pass(__global const CLSCAN_T *in, __global const clscan_
         if (t >= num_tiles)
             break;
         const ulong base = t * CLSCAN_TILE;
+#if defined(CLSCAN_ITEMS_STREAM) && defined(CLSCAN_RUNS_RECORDS)
+        const clscan_seg_pair own =
+            clscan_runs_fold(out ? in : NULL, marks, base + (ulong)lid * CLSCAN_ITEMS, n, &clscan_rec);
+        clscan_seg_pair total, excl = clscan_seg_wg_scan(own, &clscan_scratch, &total);
+        (void)clscan_stage, (void)clscan_first_head;
+#else
         clscan_wg_held v[CLSCAN_WG_HELD];
         uint hm[CLSCAN_SEG_WORDS];
         clscan_seg_pair total, excl = clscan_seg_tile_up(out ? in : NULL, marks, base, n, v, hm, clscan_stage,
                                                          &clscan_scratch, &clscan_first_head, &total, 0);
+#endif
         clscan_run_carry prefix = clscan_run_none();
         if (t > 0) {
             if (lid == 0)
@@ -160,7 +250,9 @@ void clscan_runs_single_pass(__global const CLSCAN_T *in, __global const clscan_
         if (lid == 0 && t + 1 == num_tiles)
             runs_out[0] = clscan_run_count(through);
         const clscan_run_carry running = clscan_run_combine(prefix, clscan_run_of(excl));
-#if defined(CLSCAN_ITEMS_STREAM)
+#if defined(CLSCAN_ITEMS_STREAM) && defined(CLSCAN_RUNS_RECORDS)
+        clscan_runs_write(in, marks, keys_out, out, base + (ulong)lid * CLSCAN_ITEMS, n, running, own, &clscan_rec);
+#elif defined(CLSCAN_ITEMS_STREAM)
         clscan_runs_write(in, marks, keys_out, out, base + (ulong)lid * CLSCAN_ITEMS, n, running);
 #else
         clscan_runs_write(marks, keys_out, out, base, n, v, hm, running, clscan_run_count(prefix), total.head,

@@ -36,6 +36,16 @@ static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t
         clscan__config_define(&cfg, "CLSCAN_RUNS_LENGTHS32", NULL);
     if (j->kind == RUNS_KEYS)
         clscan__config_define(&cfg, "CLSCAN_RUNS_KEYS", NULL);
+    /* CPUs: heads a work-item records in local memory as it first reads its run (runs.cl), so that
+     * after the look-back it visits its heads rather than its run: as many as a quarter of the local
+     * memory holds, at most its items. PoCL, 2 cores, 2^22, runs of 8: see docs/design.md. */
+    if (cfg.stream) {
+        const size_t record = sizeof(cl_uint) + (j->kind == RUNS_KEYS ? 0 : vb);
+        size_t records = ctx->info.local_mem / 4 / ((size_t)cfg.wg_size * record) - 1;   /* and a slot each */
+        records = records < cfg.items ? records : cfg.items;
+        if (records >= 16)
+            clscan__config_define_uint(&cfg, "CLSCAN_RUNS_RECORDS", (unsigned)records);
+    }
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
