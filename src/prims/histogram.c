@@ -203,8 +203,14 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     cl_ulong n64 = n, per_group = clscan__tiles(clscan__tiles(n, groups), HIST_ALIGN) * HIST_ALIGN, bins64 = bins;
     clscan__arg args[16] = {CLSCAN__MEM(in), CLSCAN__VAL(n64), CLSCAN__VAL(per_group)};
     size_t k = 3 + rule_args(r, p->config.elem, &bins64, args + 3);
+    /* CPUs, integer elements: a local row a work-item, counted without atomics, where the group's rows
+     * take at most a quarter of the local memory. PoCL, 2 cores, 2^22 over 256 bins: bytes 4.9 -> 1.5 ms,
+     * int64 6.3 -> 3.7; floats and doubles took twice as long so (5.1 -> 10.6 ms), and keep the atomics. */
+    const int floats = p->config.type == CLSCAN_FLOAT || p->config.type == CLSCAN_DOUBLE;
+    const cl_uint own = p->config.stream && !floats && wg * bins * sizeof(cl_uint) <= ctx->info.local_mem / 4;
+    args[k++] = CLSCAN__VAL(own);
     args[k++] = CLSCAN__MEM(rows);
-    args[k++] = (clscan__arg){bins * sizeof(cl_uint), NULL};   /* the group's local counts */
+    args[k++] = (clscan__arg){(own ? wg : 1) * bins * sizeof(cl_uint), NULL};   /* the group's local counts */
     if (st == CLSCAN_SUCCESS)
         st = clscan__launch(ctx, p, r->edges ? "clscan_hist_range_local" : "clscan_hist_even_local", args, k, groups);
     return st == CLSCAN_SUCCESS ? fold(ctx, p, rows, groups, bins, NULL, counts) : st;
