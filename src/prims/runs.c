@@ -41,7 +41,8 @@ static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t
      * memory holds, at most its items. PoCL, 2 cores, 2^22, runs of 8: see docs/design.md. */
     if (cfg.stream) {
         const size_t record = sizeof(cl_uint) + (j->kind == RUNS_KEYS ? 0 : vb);
-        size_t records = ctx->info.local_mem / 4 / ((size_t)cfg.wg_size * record) - 1;   /* and a slot each */
+        const size_t fit = ctx->info.local_mem / 4 / ((size_t)cfg.wg_size * record);
+        size_t records = fit > 1 ? fit - 1 : 0;   /* and a slot each */
         records = records < cfg.items ? records : cfg.items;
         if (records >= 16)
             clscan__config_define_uint(&cfg, "CLSCAN_RUNS_RECORDS", (unsigned)records);
