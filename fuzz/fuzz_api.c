@@ -1365,7 +1365,8 @@ static void compare_region(const call *c, const region *g, uint8_t *got, uint8_t
     size_t elem = clscan_type_size(g->type);
     for (size_t o = g->offset; o < g->offset + g->bytes; o += elem) {
         if (!same_value(g->type, load(got + o, elem), load(expect + o, elem))) {
-            fprintf(stderr, "fuzz_api: element %zu\n", (o - g->offset) / elem);
+            fprintf(stderr, "fuzz_api: element %zu: bits %016llx, the reference's %016llx\n", (o - g->offset) / elem,
+                    (unsigned long long)load(got + o, elem), (unsigned long long)load(expect + o, elem));
             fail(c, "the result differs from the reference");
         }
         memcpy(expect + o, got + o, elem);

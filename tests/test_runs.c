@@ -321,6 +321,49 @@ static void test_runs_float_bits(void **state)
     clReleaseMemObject(k), clReleaseMemObject(u), clReleaseMemObject(l);
 }
 
+/* fmin and fmax let a number win over a NaN, and a run's reduction starts from the identity, as every
+ * reduction does: a run of NaNs alone reduces to +inf (MIN) or -inf (MAX), not to NaN (the fuzzer's
+ * find, reduce by key of doubles under MAX). Run r is 1 + r % 7 long; every third run holds only NaNs,
+ * the others NaNs and r once; then runs of one NaN each (every element a head); in both item modes. */
+static int nan_runs(clscan_op op)
+{
+    enum { N = 3 * 4096 + 5, ONES_FROM = 9000 };
+    uint32_t *keys = malloc(N * sizeof *keys);
+    float *values = malloc(N * sizeof *values), *want = malloc(N * sizeof *want), *got = malloc(N * sizeof *got);
+    size_t r = 0, runs = 0;
+    for (size_t i = 0; i < N; r++) {
+        const size_t len = i < ONES_FROM ? 1 + r % 7 : 1;
+        const int numbers = i < ONES_FROM && r % 3 != 0;
+        for (size_t j = 0; j < len && i < N; j++, i++)
+            keys[i] = (uint32_t)r, values[i] = numbers && j == len / 2 ? (float)r : NAN;
+        want[r] = numbers ? (float)r : op == CLSCAN_MAX ? -INFINITY : INFINITY;
+    }
+    cl_mem k = ref_buffer(ctx, N * 4, keys), v = ref_buffer(ctx, N * 4, values);
+    cl_mem ko = ref_buffer(ctx, N * 4, NULL), vo = ref_buffer(ctx, N * 4, NULL);
+    int ok = clscan_reduce_by_key(ctx, k, v, ko, vo, N, CLSCAN_UINT32, CLSCAN_FLOAT, op, &runs) == CLSCAN_SUCCESS &&
+             runs == r && ref_read(ctx, vo, runs * 4, got) == 1;
+    for (size_t i = 0; ok && i < runs; i++)
+        if (!(got[i] == want[i])) {
+            print_error("%s: run %zu reduces to %g, want %g\n", op == CLSCAN_MAX ? "max" : "min", i, got[i], want[i]);
+            ok = 0;
+        }
+    clReleaseMemObject(k), clReleaseMemObject(v), clReleaseMemObject(ko), clReleaseMemObject(vo);
+    free(keys), free(values), free(want), free(got);
+    return ok;
+}
+
+static void test_runs_nan_values(void **state)
+{
+    (void)state;
+    const int stream = clscan__runs_tile(ctx, CLSCAN_FLOAT, 4).stream;
+    for (int mode = 0; mode < 2; mode++) {
+        clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, mode ? (stream ? 1 : 2) : 0);
+        assert_true(nan_runs(CLSCAN_MAX));
+        assert_true(nan_runs(CLSCAN_MIN));
+    }
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+}
+
 /* The paths AUTO does not take here: every look-back forced onto its fallback (counted; the lengths'
  * fallback counts ones too), the other item mode, and the 64-bit run count. */
 static void test_runs_other_paths(void **state)
@@ -633,6 +676,7 @@ int main(int argc, char **argv)
         cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_bad_arguments), cmocka_unit_test(test_runs_float_bits),
+        cmocka_unit_test(test_runs_nan_values),
         cmocka_unit_test(test_reduce_by_key),      cmocka_unit_test(test_run_length_encode),
         cmocka_unit_test(test_unique),             cmocka_unit_test(test_runs_other_paths),
         cmocka_unit_test(test_partition),          cmocka_unit_test(test_async_does_not_block),

@@ -51,7 +51,7 @@ void clscan_runs_write_read(__global const CLSCAN_T *in, __global const clscan_s
                 out[runs - 1] = value;
             keys_out[runs++] = marks[g];
         }
-        value = head ? x : CLSCAN_OP(value, x);
+        value = CLSCAN_OP(head ? CLSCAN_IDENTITY : value, x);
         if (out && g + 1 == n)
             out[runs - 1] = value;
     }
@@ -96,7 +96,7 @@ clscan_seg_pair clscan_runs_fold(__global const CLSCAN_T *in, __global const cls
         values[slot] = acc.value;
 #endif
         acc.head += head;
-        acc.value = head ? x : CLSCAN_OP(acc.value, x);
+        acc.value = CLSCAN_OP(head ? CLSCAN_IDENTITY : acc.value, x);
     }
     return acc;
 }
@@ -184,7 +184,7 @@ void clscan_runs_write(__global const clscan_seg_mark *marks, __global clscan_se
                     out[r - 1] = value;
             }
             r++;
-            value = v[i];
+            value = CLSCAN_OP(CLSCAN_IDENTITY, v[i]);
         } else {
             value = CLSCAN_OP(value, v[i]);
         }
