@@ -51,7 +51,8 @@ void clscan_runs_write_read(__global const CLSCAN_T *in, __global const clscan_s
                 out[runs - 1] = value;
             keys_out[runs++] = marks[g];
         }
-        value = CLSCAN_OP(head ? CLSCAN_IDENTITY : value, x);
+        const CLSCAN_T before = head ? CLSCAN_IDENTITY : value;   /* a run starts from the identity */
+        value = CLSCAN_OP(before, x);
         if (out && g + 1 == n)
             out[runs - 1] = value;
     }
@@ -96,7 +97,8 @@ clscan_seg_pair clscan_runs_fold(__global const CLSCAN_T *in, __global const cls
         values[slot] = acc.value;
 #endif
         acc.head += head;
-        acc.value = CLSCAN_OP(head ? CLSCAN_IDENTITY : acc.value, x);
+        const CLSCAN_T before = head ? CLSCAN_IDENTITY : acc.value;
+        acc.value = CLSCAN_OP(before, x);
     }
     return acc;
 }
