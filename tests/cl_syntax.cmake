@@ -180,6 +180,21 @@ foreach(type INT32 INT8 DOUBLE)
   check("${segreduce}" "segmented reduction, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
         -DCLSCAN_ITEMS=32 -DCLSCAN_SP_VOLATILE_READS)
 endforeach()
+# 8- and 16-bit values under MIN and MAX, where a conditional's operands promote to int and min or max
+# of an int and a char is ambiguous: the segmented scan, the runs and the segmented reduction, held and
+# streamed.
+foreach(type INT8 UINT16)
+  foreach(op MIN MAX)
+    set(narrow -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_${op})
+    set(streamed -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8)
+    check("${segscan}" "segmented scan, narrow min/max" ${narrow} -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=32)
+    check("${segscan}" "segmented scan, narrow min/max, streamed" ${narrow} -DCLSCAN_SEG_KEY_BYTES=4 ${streamed})
+    check("${runs}" "runs, narrow min/max" ${narrow} -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=32)
+    check("${runs}" "runs, narrow min/max, streamed" ${narrow} -DCLSCAN_SEG_KEY_BYTES=4 ${streamed}
+          -DCLSCAN_RUNS_RECORDS=1024)
+    check("${segreduce}" "segmented reduction, narrow min/max" ${narrow} -DCLSCAN_ITEMS=32)
+  endforeach()
+endforeach()
 # argmin and argmax: every type, both orders.
 program_text(ARG arg_text)
 set(arg "${WORK_DIR}/arg-program.cl")
