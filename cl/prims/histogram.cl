@@ -114,17 +114,19 @@ clscan_hist_bin clscan_hist_range_bin(CLSCAN_T x, __global const CLSCAN_T *edges
     return edges[at] <= x && x < edges[at + 1] ? at : CLSCAN_HIST_NONE;
 }
 
-/* The group's local counts (`local_rows` rows of bins) zeroed, and (after counting) summed into its
- * row of the scratch. */
-void clscan_hist_local_zero(__local uint *counts, uint bins, uint local_rows)
+/* The group's local counts zeroed, and (after counting) summed into its row of the scratch: one row
+ * of bins, or with own (CPUs) one a work-item. */
+void clscan_hist_local_zero(__local uint *counts, uint bins, uint own)
 {
+    const uint local_rows = own ? CLSCAN_WG_SIZE : 1;
     for (uint b = get_local_id(0); b < bins * local_rows; b += CLSCAN_WG_SIZE)
         counts[b] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-void clscan_hist_local_out(__local const uint *counts, uint bins, uint local_rows, __global uint *rows)
+void clscan_hist_local_out(__local const uint *counts, uint bins, uint own, __global uint *rows)
 {
+    const uint local_rows = own ? CLSCAN_WG_SIZE : 1;
     barrier(CLK_LOCAL_MEM_FENCE);
     __global uint *row = rows + (ulong)get_group_id(0) * bins;
     for (uint b = get_local_id(0); b < bins; b += CLSCAN_WG_SIZE) {
@@ -238,10 +240,13 @@ void clscan_hist_local_out(__local const uint *counts, uint bins, uint local_row
     (void)clscan_own;                 \
     CLSCAN_HIST_SPAN(BIN, from, count, (uint)get_global_id(0), (uint)get_global_size(0), row)
 
-/* 8-bit elements take one of 256 values: each value's bin is looked up in a table that the group
- * fills first, one local load in place of the bin's arithmetic or the edges' search. */
+/* The bins of the even split and of edges (CLSCAN_HIST_EVEN_BIN, CLSCAN_HIST_RANGE_BIN), and as the
+ * spans take them (CLSCAN_HIST_EVEN, CLSCAN_HIST_RANGE). 8-bit elements take one of 256 values: each
+ * value's bin is looked up in a table that the group fills first, one local load in place of the bin's
+ * arithmetic or the edges' search. */
+#define CLSCAN_HIST_EVEN_BIN(x) clscan_hist_even_bin(x, &rule)
+#define CLSCAN_HIST_RANGE_BIN(x) clscan_hist_range_bin(x, edges, (clscan_hist_bin)bins)
 #if defined(CLSCAN_TYPE_INT8) || defined(CLSCAN_TYPE_UINT8)
-#define CLSCAN_HIST_TABLE
 #define CLSCAN_HIST_VALUE(v) CLSCAN_WG__XCAT(as_, CLSCAN_T)((uchar)(v))   /* value v's bits as the type */
 
 /* The table from BIN (a function-like macro of a value); every work-item passes the barrier. */
@@ -250,18 +255,10 @@ void clscan_hist_local_out(__local const uint *counts, uint bins, uint local_row
     for (uint v = get_local_id(0); v < 256; v += CLSCAN_WG_SIZE)                \
         clscan_table[v] = BIN(CLSCAN_HIST_VALUE(v));                            \
     barrier(CLK_LOCAL_MEM_FENCE);
-#define CLSCAN_HIST_LOOKUP(x) clscan_table[as_uchar(x)]
+#define CLSCAN_HIST_EVEN(x) clscan_table[as_uchar(x)]
+#define CLSCAN_HIST_RANGE(x) clscan_table[as_uchar(x)]
 #else
 #define CLSCAN_HIST_FILL(BIN)
-#endif
-
-/* The bins of the even split and of edges, as the spans take them. */
-#define CLSCAN_HIST_EVEN_BIN(x) clscan_hist_even_bin(x, &rule)
-#define CLSCAN_HIST_RANGE_BIN(x) clscan_hist_range_bin(x, edges, (clscan_hist_bin)bins)
-#if defined(CLSCAN_HIST_TABLE)
-#define CLSCAN_HIST_EVEN(x) CLSCAN_HIST_LOOKUP(x)
-#define CLSCAN_HIST_RANGE(x) CLSCAN_HIST_LOOKUP(x)
-#else
 #define CLSCAN_HIST_EVEN CLSCAN_HIST_EVEN_BIN
 #define CLSCAN_HIST_RANGE CLSCAN_HIST_RANGE_BIN
 #endif
@@ -277,9 +274,9 @@ void clscan_hist_even_local(__global const CLSCAN_T *in, ulong n, ulong per_grou
 {
     CLSCAN_HIST_RULE;
     CLSCAN_HIST_FILL(CLSCAN_HIST_EVEN_BIN)
-    clscan_hist_local_zero(counts, (uint)bins, own ? CLSCAN_WG_SIZE : 1);
+    clscan_hist_local_zero(counts, (uint)bins, own);
     CLSCAN_HIST_GROUP_SHARE(CLSCAN_HIST_EVEN)
-    clscan_hist_local_out(counts, (uint)bins, own ? CLSCAN_WG_SIZE : 1, rows);
+    clscan_hist_local_out(counts, (uint)bins, own, rows);
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
@@ -287,9 +284,9 @@ void clscan_hist_range_local(__global const CLSCAN_T *in, ulong n, ulong per_gro
                              ulong bins, uint own, __global uint *rows, __local uint *counts)
 {
     CLSCAN_HIST_FILL(CLSCAN_HIST_RANGE_BIN)
-    clscan_hist_local_zero(counts, (uint)bins, own ? CLSCAN_WG_SIZE : 1);
+    clscan_hist_local_zero(counts, (uint)bins, own);
     CLSCAN_HIST_GROUP_SHARE(CLSCAN_HIST_RANGE)
-    clscan_hist_local_out(counts, (uint)bins, own ? CLSCAN_WG_SIZE : 1, rows);
+    clscan_hist_local_out(counts, (uint)bins, own, rows);
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))

@@ -51,8 +51,7 @@ void clscan_runs_write_read(__global const CLSCAN_T *in, __global const clscan_s
                 out[runs - 1] = value;
             keys_out[runs++] = marks[g];
         }
-        const CLSCAN_T before = head ? CLSCAN_IDENTITY : value;   /* a run starts from the identity */
-        value = CLSCAN_OP(before, x);
+        value = clscan_seg_step(value, x, head);
         if (out && g + 1 == n)
             out[runs - 1] = value;
     }
@@ -85,20 +84,17 @@ clscan_seg_pair clscan_runs_fold(__global const CLSCAN_T *in, __global const cls
 #endif
     clscan_seg_pair acc = clscan_seg_none();
     const uint len = clscan_seg_len(first, n);
-    clscan_seg_mark key = marks[first > 0 && len > 0 ? first - 1 : 0];
+    clscan_seg_mark key = clscan_seg_key_before(marks, first, len);
     for (uint i = 0; i < len; i++) {
-        const clscan_seg_mark next = marks[first + i];
-        const uint head = (uint)clscan_seg_differ(key, next) | (first + i == 0);
+        const uint head = clscan_seg_head_carried(marks, first + i, &key);
         const uint slot = min(acc.head, (uint)CLSCAN_RUNS_RECORDS);
         const CLSCAN_T x = in ? in[first + i] : CLSCAN_SEG_ONE;
-        key = next;
         places[slot] = i;
 #if !defined(CLSCAN_RUNS_KEYS)
         values[slot] = acc.value;
 #endif
         acc.head += head;
-        const CLSCAN_T before = head ? CLSCAN_IDENTITY : acc.value;
-        acc.value = CLSCAN_OP(before, x);
+        acc.value = clscan_seg_step(acc.value, x, head);
     }
     return acc;
 }

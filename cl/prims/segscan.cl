@@ -20,13 +20,11 @@ void clscan_seg_run_scan(__global const CLSCAN_T *in, __global const clscan_seg_
     (void)v, (void)hm;
     const uint len = clscan_seg_len(first, n);
 #if defined(CLSCAN_SEG_KEY_BYTES)
-    clscan_seg_mark key = marks[first > 0 && len > 0 ? first - 1 : 0];   /* the key before, carried */
+    clscan_seg_mark key = clscan_seg_key_before(marks, first, len);
 #endif
     for (uint i = 0; i < len; i++) {
 #if defined(CLSCAN_SEG_KEY_BYTES)
-        const clscan_seg_mark next = marks[first + i];
-        const uint head = (uint)clscan_seg_differ(key, next) | (first + i == 0);
-        key = next;
+        const uint head = clscan_seg_head_carried(marks, first + i, &key);
 #else
         const uint head = clscan_seg_head_at(marks, first + i, continues);
 #endif

@@ -206,8 +206,8 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     /* CPUs, integer elements: a local row a work-item, counted without atomics, where the group's rows
      * take at most a quarter of the local memory. PoCL, 2 cores, 2^22 over 256 bins: bytes 4.9 -> 1.5 ms,
      * int64 6.3 -> 3.7; floats and doubles took twice as long so (5.1 -> 10.6 ms), and keep the atomics. */
-    const int floats = p->config.type == CLSCAN_FLOAT || p->config.type == CLSCAN_DOUBLE;
-    const cl_uint own = p->config.stream && !floats && wg * bins * sizeof(cl_uint) <= ctx->info.local_mem / 4;
+    const cl_uint own = p->config.stream && !clscan__type_is_float(p->config.type) &&
+                        wg * bins * sizeof(cl_uint) <= ctx->info.local_mem / 4;
     args[k++] = CLSCAN__VAL(own);
     args[k++] = CLSCAN__MEM(rows);
     args[k++] = (clscan__arg){(own ? wg : 1) * bins * sizeof(cl_uint), NULL};   /* the group's local counts */

@@ -19,6 +19,19 @@ typedef struct runs_job {
     clscan_op op;
 } runs_job;
 
+/* CPUs (streamed items): heads a work-item records in local memory as it first reads its run (runs.cl),
+ * so that after the look-back it visits its heads rather than its run: as many as a quarter of the local
+ * memory holds, at most its items (record: the bytes of one). PoCL, 2 cores, 2^22, runs of 8: see
+ * docs/design.md. */
+static void define_records(const clscan_context *ctx, clscan__config *cfg, size_t record)
+{
+    const size_t fit = ctx->info.local_mem / 4 / ((size_t)cfg->wg_size * record);
+    size_t records = fit > 1 ? fit - 1 : 0;   /* and a slot each */
+    records = records < cfg->items ? records : cfg->items;
+    if (records >= 16)
+        clscan__config_define_uint(cfg, "CLSCAN_RUNS_RECORDS", (unsigned)records);
+}
+
 /* Validated, n > 0, lock held: the single pass; the count into *runs (read back from scratch) or into
  * runs_out. */
 static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t n, cl_mem runs_out, size_t *runs)
@@ -36,17 +49,8 @@ static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t
         clscan__config_define(&cfg, "CLSCAN_RUNS_LENGTHS32", NULL);
     if (j->kind == RUNS_KEYS)
         clscan__config_define(&cfg, "CLSCAN_RUNS_KEYS", NULL);
-    /* CPUs: heads a work-item records in local memory as it first reads its run (runs.cl), so that
-     * after the look-back it visits its heads rather than its run: as many as a quarter of the local
-     * memory holds, at most its items. PoCL, 2 cores, 2^22, runs of 8: see docs/design.md. */
-    if (cfg.stream) {
-        const size_t record = sizeof(cl_uint) + (j->kind == RUNS_KEYS ? 0 : vb);
-        const size_t fit = ctx->info.local_mem / 4 / ((size_t)cfg.wg_size * record);
-        size_t records = fit > 1 ? fit - 1 : 0;   /* and a slot each */
-        records = records < cfg.items ? records : cfg.items;
-        if (records >= 16)
-            clscan__config_define_uint(&cfg, "CLSCAN_RUNS_RECORDS", (unsigned)records);
-    }
+    if (cfg.stream)
+        define_records(ctx, &cfg, sizeof(cl_uint) + (j->kind == RUNS_KEYS ? 0 : vb));
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
