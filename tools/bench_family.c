@@ -181,11 +181,12 @@ static const uint8_t hist_blo = 0, hist_bhi = 255;
 
 static int hist_device(const family *f)
 {
-    const clscan_status st =
-        f->hist_type == CLSCAN_FLOAT ? clscan_histogram_even(f->ctx, f->floats, f->n, CLSCAN_FLOAT, &hist_flo, &hist_fhi, f->bins, f->counts)
-        : f->hist_type == CLSCAN_UINT8 ? clscan_histogram_even(f->ctx, f->bytes, f->n, CLSCAN_UINT8, &hist_blo, &hist_bhi, f->bins, f->counts)
-        : clscan_histogram_even(f->ctx, f->values, f->n, CLSCAN_INT32, &hist_lo, &hist_hi, f->bins, f->counts);
-    return st == CLSCAN_SUCCESS && clscan_finish(f->ctx) == CLSCAN_SUCCESS;
+    const int fl = f->hist_type == CLSCAN_FLOAT, by = f->hist_type == CLSCAN_UINT8;
+    const cl_mem in = fl ? f->floats : by ? f->bytes : f->values;
+    const void *lower = fl ? (const void *)&hist_flo : by ? (const void *)&hist_blo : (const void *)&hist_lo;
+    const void *upper = fl ? (const void *)&hist_fhi : by ? (const void *)&hist_bhi : (const void *)&hist_hi;
+    return clscan_histogram_even(f->ctx, in, f->n, f->hist_type, lower, upper, f->bins, f->counts) == CLSCAN_SUCCESS &&
+           clscan_finish(f->ctx) == CLSCAN_SUCCESS;
 }
 
 /* The documented rule: integers floor((x - lower) * bins / (upper - lower)); floats (x - lower) * scale,
