@@ -118,6 +118,18 @@ foreach(bytes 1 2 4 8 3 24)
         -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
   check("${compact}" "compaction, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes}
         -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
+  # unique: the elements as their own flags, vector loads where they are 4 or 8 bytes, chunks of 4 at
+  # 12 items, streamed items, NVIDIA's target
+  check("${compact}" "unique, vector loads" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes}
+        -DCLSCAN_COMPACT_HEADS -DCLSCAN_VEC4 -DCLSCAN_ITEMS=32)
+  check("${compact}" "unique, 12 items" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes}
+        -DCLSCAN_COMPACT_HEADS -DCLSCAN_ITEMS=12 -DCLSCAN_SP_ATOMIC64)
+  check("${compact}" "unique, streamed items, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32
+        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_COMPACT_HEADS -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096
+        -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_FORCE_FALLBACK)
+  check("${compact}" "unique, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT32
+        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_COMPACT_HEADS -DCLSCAN_VEC4 -DCLSCAN_ITEMS=32
+        -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
 endforeach()
 # The segmented scan program: the layers and the look-back, then segscan.cl; byte heads (16-byte loads)
 # and keys of 1, 4, 8 and 12 bytes (staged through local memory), streamed items, both kinds of status
@@ -152,13 +164,8 @@ foreach(type INT32 INT8 DOUBLE)
     check("${runs}" "runs, streamed items, heads recorded" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys}
           -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_RUNS_RECORDS=1024)
   endforeach()
-  check("${runs}" "unique, streamed items, heads recorded" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_SEG_KEY_BYTES=4
-        -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_RUNS_RECORDS=1024 -DCLSCAN_RUNS_KEYS
-        -DCLSCAN_RUNS_COUNT32)
   check("${runs}" "runs, 32-bit counts" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=32
         -DCLSCAN_RUNS_COUNT32)
-  check("${runs}" "unique" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_SEG_KEY_BYTES=8 -DCLSCAN_ITEMS=32
-        -DCLSCAN_RUNS_COUNT32 -DCLSCAN_RUNS_KEYS -DCLSCAN_SP_ATOMIC64)
   check("${runs}" "runs, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
         -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=32 -DCLSCAN_SP_VOLATILE_READS)
 endforeach()
@@ -232,4 +239,4 @@ check("${sort}" "sort, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCL
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
-message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the histograms in 11, the sort program in 37")
+message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42 and unique in 24, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the histograms in 11, the sort program in 37")

@@ -6,16 +6,26 @@
  * elements, and for every partition: clscan_count_tiles, an inclusive 64-bit scan of the counts by the
  * scan dispatch, clscan_compact_tiles (the flags read twice). A partition needs the whole count before
  * its first unflagged element can move; one pass that learnt it at the end would have to move them
- * again. One program moves elements as bit patterns of their width for all types, registered ones too. */
+ * again. One program moves elements as bit patterns of their width for all types, registered ones too.
+ * clscan_unique (runs.c) is this compaction with the elements as their own flags: an element is kept
+ * where it differs bit for bit from the one before it (CLSCAN_COMPACT_HEADS); below 2^32 elements and
+ * under the single-pass strategy one launch, else the three, whose counting launch reads every key
+ * twice and a work-item's run where it lies. */
 #include "prims.h"
+
+/* What a call selects: the flagged elements, the flagged then the others, or each run's first element
+ * (clscan_unique: the elements are their own flags, CLSCAN_COMPACT_HEADS in compact.cl). */
+typedef enum select_kind { SELECT_COMPACT, SELECT_PARTITION, SELECT_UNIQUE } select_kind;
 
 /* The compaction's tiling for the element type (its local memory checked by the context), counting
  * in uint, moving payload-wide patterns. */
-static clscan__config compact_config(const clscan_context *ctx, clscan_type type, size_t n)
+static clscan__config compact_config(const clscan_context *ctx, clscan_type type, size_t n, select_kind kind)
 {
     clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_COMPACT, type, CLSCAN_ADD, n,
                                              clscan__compact_tile(ctx, type));
     clscan__config_define_uint(&cfg, "CLSCAN_PAYLOAD_BYTES", (unsigned)cfg.elem);
+    if (kind == SELECT_UNIQUE)
+        clscan__config_define(&cfg, "CLSCAN_COMPACT_HEADS", NULL);
     cfg.type = CLSCAN_UINT32, cfg.elem = sizeof(cl_uint), cfg.op = CLSCAN_ADD;
     return cfg;
 }
@@ -82,20 +92,27 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
     return st;
 }
 
-/* Validated, n > 0: enqueues the compaction (partition: the partition) and waits for its count, or
- * leaves it in count_out. */
+/* Validated, n > 0: enqueues the selection and waits for its count, or leaves it in count_out. */
 static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
-                                    clscan_type type, cl_mem count_out, size_t *kept, int partition)
+                                    clscan_type type, cl_mem count_out, size_t *kept, select_kind kind)
 {
-    clscan__config cfg = compact_config(ctx, type, n);
+    clscan__config cfg = compact_config(ctx, type, n, kind);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
     const size_t tile = (size_t)cfg.wg_size * cfg.items, tiles = clscan__tiles(n, tile);
-    if (!partition && single_pass(ctx, n, tiles))
+    if (kind == SELECT_UNIQUE)
+        flags = in;
+    if (kind != SELECT_PARTITION && single_pass(ctx, n, tiles))
         return compact_one_pass(ctx, p, in, flags, out, n, tiles, count_out, kept);
-    return compact_three_launches(ctx, p, in, flags, out, n, tiles, count_out, kept, partition != 0);
+    return compact_three_launches(ctx, p, in, flags, out, n, tiles, count_out, kept, kind == SELECT_PARTITION);
+}
+
+clscan_status clscan__unique_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                     cl_mem count_out, size_t *count)
+{
+    return compact_device(ctx, in, NULL, out, n, type, count_out, count, SELECT_UNIQUE);
 }
 
 /* Every check before anything is enqueued: buffers, sizes, access flags, overlaps. */
@@ -123,10 +140,10 @@ clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags
 /* Validated, lock held: the compaction or partition with its count read back (n == 0: 0); *count is
  * written only on success. */
 static clscan_status select_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
-                                size_t *count, int partition)
+                                size_t *count, select_kind kind)
 {
     size_t kept = 0;
-    clscan_status st = n ? compact_device(ctx, in, flags, out, n, type, NULL, &kept, partition) : CLSCAN_SUCCESS;
+    clscan_status st = n ? compact_device(ctx, in, flags, out, n, type, NULL, &kept, kind) : CLSCAN_SUCCESS;
     if (st == CLSCAN_SUCCESS)
         *count = kept;
     return st;
@@ -135,12 +152,12 @@ static clscan_status select_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl
 clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                   clscan_type type, size_t *count)
 {
-    return select_run(ctx, in, flags, out, n, type, count, 0);
+    return select_run(ctx, in, flags, out, n, type, count, SELECT_COMPACT);
 }
 
 /* The blocking forms: checks, then the work; *count written only on success. */
 static clscan_status select_blocking(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
-                                     clscan_type type, size_t *count, int partition)
+                                     clscan_type type, size_t *count, select_kind kind)
 {
     if (!ctx)
         return CLSCAN_INVALID_ARGUMENT;
@@ -148,7 +165,7 @@ static clscan_status select_blocking(clscan_context *ctx, cl_mem in, cl_mem flag
     clscan_status st = clscan__check_compact(ctx, in, flags, out, n, type, count);
     if (st == CLSCAN_SUCCESS) {
         clscan__outputs(ctx, out, NULL);
-        st = select_run(ctx, in, flags, out, n, type, count, partition);
+        st = select_run(ctx, in, flags, out, n, type, count, kind);
         clscan__outputs(ctx, NULL, NULL);
     }
     pthread_mutex_unlock(&ctx->lock);
@@ -158,7 +175,7 @@ static clscan_status select_blocking(clscan_context *ctx, cl_mem in, cl_mem flag
 /* The _async forms: the count stays on the device, a cl_ulong in element 0 of count (n == 0: 0, written
  * from the host), which must not overlap the other buffers. */
 static clscan_status select_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
-                                  clscan_type type, cl_mem count, int partition)
+                                  clscan_type type, cl_mem count, select_kind kind)
 {
     if (!ctx)
         return CLSCAN_INVALID_ARGUMENT;
@@ -177,7 +194,7 @@ static clscan_status select_async(clscan_context *ctx, cl_mem in, cl_mem flags, 
     if (st == CLSCAN_SUCCESS) {
         clscan__outputs(ctx, out, count);
         const cl_ulong zero = 0;
-        st = n ? compact_device(ctx, in, flags, out, n, type, count, &unused, partition)
+        st = n ? compact_device(ctx, in, flags, out, n, type, count, &unused, kind)
                : clscan__write_value(ctx, count, sizeof zero, &zero, "clEnqueueWriteBuffer (selection count)");
         clscan__outputs(ctx, NULL, NULL);
     }
@@ -188,23 +205,23 @@ static clscan_status select_async(clscan_context *ctx, cl_mem in, cl_mem flags, 
 clscan_status clscan_compact(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
                              size_t *count)
 {
-    return select_blocking(ctx, in, flags, out, n, type, count, 0);
+    return select_blocking(ctx, in, flags, out, n, type, count, SELECT_COMPACT);
 }
 
 clscan_status clscan_compact_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
                                    cl_mem count)
 {
-    return select_async(ctx, in, flags, out, n, type, count, 0);
+    return select_async(ctx, in, flags, out, n, type, count, SELECT_COMPACT);
 }
 
 clscan_status clscan_partition(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n, clscan_type type,
                                size_t *count)
 {
-    return select_blocking(ctx, in, flags, out, n, type, count, 1);
+    return select_blocking(ctx, in, flags, out, n, type, count, SELECT_PARTITION);
 }
 
 clscan_status clscan_partition_async(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                      clscan_type type, cl_mem count)
 {
-    return select_async(ctx, in, flags, out, n, type, count, 1);
+    return select_async(ctx, in, flags, out, n, type, count, SELECT_PARTITION);
 }

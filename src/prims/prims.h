@@ -20,6 +20,10 @@ clscan_status clscan__check_compact(clscan_context *ctx, cl_mem in, cl_mem flags
 /* Writes *count only on success. */
 clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                   clscan_type type, size_t *count);
+/* Validated, n > 0, lock held: unique as a compaction of the elements that start runs (compact.c); the
+ * count into *count, read back, or into count_out's element 0 (cl_ulong) on the device. */
+clscan_status clscan__unique_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
+                                     cl_mem count_out, size_t *count);
 /* Histograms: every check of clscan_histogram_even (name: the public function, for messages), nothing
  * enqueued; then the validated work into counts (histogram.c). */
 clscan_status clscan__check_histogram_even(clscan_context *ctx, const char *name, cl_mem in, size_t n,

@@ -1,15 +1,15 @@
 /* Runs of equal consecutive keys: clscan_reduce_by_key, clscan_run_length_encode (the reduction of ones,
- * counted in cl_ulong) and clscan_unique (keys only), each with its _async twin. One launch of
- * clscan_runs_single_pass (runs.cl), a single-pass scan by key whose look-back carries the number of
- * runs before a tile with the value, so each run's key and reduction go straight to the run's index;
- * whatever the strategy set, as for the segmented scans (its fallback needs no scheduling promise).
- * The last tile leaves the number of runs in the caller's buffer (_async) or in scratch, read back. */
+ * counted in cl_ulong) and clscan_unique (keys only), each with its _async twin. The first two are one
+ * launch of clscan_runs_single_pass (runs.cl), a single-pass scan by key whose look-back carries the
+ * number of runs before a tile with the value, so each run's key and reduction go straight to the
+ * run's index; whatever the strategy set, as for the segmented scans (its fallback needs no scheduling
+ * promise). The last tile leaves the number of runs in the caller's buffer (_async) or in scratch,
+ * read back. Unique needs no value: it is a compaction of the elements that start runs (compact.c),
+ * which took 2^28 uint32 in runs of 8 from 1.02 ms here to 0.65 on the H100. */
 #include "prims.h"
 
 /* One call: RUNS_LENGTHS counts ones into values_out (cl_ulong, counted in uint below 2^32 elements;
- * values unused), RUNS_KEYS writes keys only (values and values_out unused; its pairs' values, which
- * nothing reads, are uint, so that it takes the 4-byte types' tile: with cl_ulong ones it took 1.20 ms
- * where 1.0 would do, H100 2^28). */
+ * values unused), RUNS_KEYS writes keys only (values and values_out unused). */
 typedef enum runs_kind { RUNS_REDUCE, RUNS_LENGTHS, RUNS_KEYS } runs_kind;
 typedef struct runs_job {
     const char *fn;
@@ -36,8 +36,7 @@ static void define_records(const clscan_context *ctx, clscan__config *cfg, size_
  * runs_out. */
 static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t n, cl_mem runs_out, size_t *runs)
 {
-    /* The look-back's carry (segmented.clh): a 32-bit run count below 2^32 elements; unique's without
-     * the value. There run lengths are counted in uint too (CLSCAN_RUNS_LENGTHS32, runs.cl). */
+    /* The look-back's carry (segmented.clh): a 32-bit run count below 2^32 elements. There run lengths are counted in uint too (CLSCAN_RUNS_LENGTHS32, runs.cl). */
     const int count32 = (uint64_t)n <= UINT32_MAX && !clscan__tuned(ctx, CLSCAN_TUNE_RUNS_COUNT64);
     const int lengths32 = count32 && j->kind == RUNS_LENGTHS;
     const clscan_type counted = lengths32 ? CLSCAN_UINT32 : j->value_type;
@@ -47,10 +46,8 @@ static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t
         clscan__config_define(&cfg, "CLSCAN_RUNS_COUNT32", NULL);
     if (lengths32)
         clscan__config_define(&cfg, "CLSCAN_RUNS_LENGTHS32", NULL);
-    if (j->kind == RUNS_KEYS)
-        clscan__config_define(&cfg, "CLSCAN_RUNS_KEYS", NULL);
     if (cfg.stream)
-        define_records(ctx, &cfg, sizeof(cl_uint) + (j->kind == RUNS_KEYS ? 0 : vb));
+        define_records(ctx, &cfg, sizeof(cl_uint) + vb);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
@@ -63,18 +60,18 @@ static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t
     if (!count)
         st = clscan__scratch(ctx, "run count", sizeof(cl_ulong), &count);
     /* A status slot carries clscan_run_carry: at most the value rounded up to 8 bytes and 8 more (a
-     * 32-bit count after a 64-bit value comes with a word of alignment; unique: the count alone). */
-    const size_t carry = (j->kind == RUNS_KEYS ? 0 : (vb + 7) / 8 * 8) + 8;
+     * 32-bit count after a 64-bit value comes with a word of alignment). */
+    const size_t carry = (vb + 7) / 8 * 8 + 8;
     if (st == CLSCAN_SUCCESS)
         st = clscan__sp_state(ctx, tiles, carry, cfg.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
     cl_uint epoch = ctx->sp_epoch + 1;
-    /* The kernel reads NULL values as ones and writes keys alone for NULL values_out. */
-    cl_mem values = j->kind == RUNS_REDUCE ? j->values : NULL, values_out = j->kind == RUNS_KEYS ? NULL : j->values_out;
+    /* The kernel reads NULL values as ones. */
+    cl_mem values = j->kind == RUNS_REDUCE ? j->values : NULL;
     const clscan__arg args[] = {CLSCAN__MEM(values), CLSCAN__MEM(j->keys), CLSCAN__MEM(j->keys_out),
-                                CLSCAN__MEM(values_out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
+                                CLSCAN__MEM(j->values_out), CLSCAN__MEM(status), CLSCAN__MEM(ctx->sp_counters),
                                 CLSCAN__VAL(n64), CLSCAN__VAL(tiles64), CLSCAN__VAL(epoch), CLSCAN__MEM(count)};
     st = clscan__launch(ctx, p, "clscan_runs_single_pass", CLSCAN__ARGS(args), clscan__sp_groups(ctx, tiles));
     if (st != CLSCAN_SUCCESS)
@@ -143,7 +140,9 @@ static clscan_status runs_call(clscan_context *ctx, const runs_job *j, size_t n,
         clscan__outputs(ctx, j->keys_out, j->kind == RUNS_KEYS ? runs_buf : j->values_out);
         const cl_ulong zero = 0;
         size_t count = 0;
-        if (n > 0)
+        if (n > 0 && j->kind == RUNS_KEYS)
+            st = clscan__unique_enqueue(ctx, j->keys, j->keys_out, n, j->key_type, runs_buf, &count);
+        else if (n > 0)
             st = runs_enqueue(ctx, j, n, runs_buf, &count);
         else if (async)
             st = clscan__write_value(ctx, runs_buf, sizeof zero, &zero, "clEnqueueWriteBuffer (run count)");
