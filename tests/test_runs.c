@@ -365,7 +365,8 @@ static void test_runs_nan_values(void **state)
 }
 
 /* The paths AUTO does not take here: every look-back forced onto its fallback (counted; the lengths'
- * fallback counts ones too), the other item mode, and the 64-bit run count. */
+ * fallback counts ones too, unique's compares keys), the other item mode, the 64-bit run count, and
+ * unique under block-sum, the compaction's three launches, in both item modes. */
 static void test_runs_other_paths(void **state)
 {
     (void)state;
@@ -375,6 +376,7 @@ static void test_runs_other_paths(void **state)
     assert_int_equal(clscan_tuning_fallbacks(ctx, &before), CLSCAN_SUCCESS);
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
     runs_sizes(&reduce);
+    runs_sizes(&keys_only);
     if (!ref_quick())
         runs_sizes(&lengths);
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
@@ -394,6 +396,13 @@ static void test_runs_other_paths(void **state)
     test_set_tile(ctx, 0, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_RUNS_COUNT64, 0);
+    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_BLOCK_SUM, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
+    for (int mode = 0; mode < 2; mode++) {
+        clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, mode ? (stream ? 1 : 2) : 0);
+        runs_sizes(&keys_only);
+    }
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+    assert_int_equal(clscan_set_algorithm(ctx, CLSCAN_STRATEGY_AUTO, CLSCAN_WG_AUTO), CLSCAN_SUCCESS);
     if (ref_quick())
         return;
     clscan_tuning_set(ctx, CLSCAN_TUNE_RUNS_COUNT64, 1);
