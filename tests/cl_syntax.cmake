@@ -130,6 +130,15 @@ foreach(bytes 1 2 4 8 3 24)
   check("${compact}" "unique, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT32
         -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_COMPACT_HEADS -DCLSCAN_VEC4 -DCLSCAN_ITEMS=32
         -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
+  # run-length encoding: unique with lengths and its own look-back carry (held items only)
+  check("${compact}" "run-length encoding" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32 -DCLSCAN_PAYLOAD_BYTES=${bytes}
+        -DCLSCAN_COMPACT_HEADS -DCLSCAN_COMPACT_LENGTHS -DCLSCAN_ITEMS=12 -DCLSCAN_SP_FORCE_FALLBACK)
+  check("${compact}" "run-length encoding, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT32
+        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_COMPACT_HEADS -DCLSCAN_COMPACT_LENGTHS -DCLSCAN_VEC4
+        -DCLSCAN_ITEMS=32 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
+  check("${compact}" "run-length encoding, 64-bit status words" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT32
+        -DCLSCAN_PAYLOAD_BYTES=${bytes} -DCLSCAN_COMPACT_HEADS -DCLSCAN_COMPACT_LENGTHS -DCLSCAN_VEC4 -DCLSCAN_ITEMS=32
+        -DCLSCAN_SP_ATOMIC64)
 endforeach()
 # The segmented scan program: the layers and the look-back, then segscan.cl; byte heads (16-byte loads)
 # and keys of 1, 4, 8 and 12 bytes (staged through local memory), streamed items, both kinds of status
@@ -239,4 +248,4 @@ check("${sort}" "sort, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCL
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
-message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42 and unique in 24, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the histograms in 11, the sort program in 37")
+message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42 and unique and run-length encoding in 42, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the histograms in 11, the sort program in 37")

@@ -365,8 +365,9 @@ static void test_runs_nan_values(void **state)
 }
 
 /* The paths AUTO does not take here: every look-back forced onto its fallback (counted; the lengths'
- * fallback counts ones too, unique's compares keys), the other item mode, the 64-bit run count, and
- * unique under block-sum, the compaction's three launches, in both item modes. */
+ * fallback counts ones too, unique's compares keys, and with held items run-length encoding's, a
+ * compaction's, finds the last head too), the other item mode, the 64-bit run count, and unique under
+ * block-sum, the compaction's three launches, in both item modes. */
 static void test_runs_other_paths(void **state)
 {
     (void)state;
@@ -379,6 +380,9 @@ static void test_runs_other_paths(void **state)
     runs_sizes(&keys_only);
     if (!ref_quick())
         runs_sizes(&lengths);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 1);   /* held items: run-length encoding as a compaction */
+    runs_sizes(&lengths);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
     assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
     print_message("[ fallback ] %lu look-back fallbacks\n", after - before);

@@ -26,7 +26,11 @@ typedef CLSCAN_MOVED_STRUCT(CLSCAN_PAYLOAD_BYTES) clscan_payload_t;
 
 /* Unique (CLSCAN_COMPACT_HEADS) is a compaction whose flags are the elements themselves: the host passes
  * them as flags too, and element g is kept where it starts a run, differing bit for bit from element
- * g - 1 (element 0 always). */
+ * g - 1 (element 0 always). Run-length encoding (CLSCAN_COMPACT_LENGTHS) is unique that writes each
+ * run's length too: GPUs only (held items), below 2^32 elements, in the single pass. */
+#if defined(CLSCAN_COMPACT_LENGTHS) && (!defined(CLSCAN_COMPACT_HEADS) || defined(CLSCAN_ITEMS_STREAM))
+#error "run-length encoding is built with CLSCAN_COMPACT_HEADS, for held items"
+#endif
 #if defined(CLSCAN_COMPACT_HEADS)
 int clscan_payload_differ(clscan_payload_t a, clscan_payload_t b)
 {
@@ -348,6 +352,7 @@ void clscan_compact_tiles(__global const clscan_payload_t *in, __global const uc
 }
 
 /* ---- single pass ------------------------------------------------------------------------------------ */
+#if !defined(CLSCAN_COMPACT_LENGTHS)
 /* The look-back's fallback (lookback.clh): tile j's set flags, counted from the flags. */
 CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, ulong j, ulong n, __local CLSCAN_T *scratch)
 {
@@ -355,7 +360,30 @@ CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, ulong j, ulong n, __
                                                   j * CLSCAN_TILE + (ulong)get_local_id(0) * CLSCAN_ITEMS, n),
                             scratch);
 }
+#else
+/* Run-length encoding's fallback: tile j's runs that start and the place of its last head, from the
+ * keys where they lie (scratch: CLSCAN_WG_SIZE carries, the count's reduction and a word after it). */
+clscan_rle_carry clscan_sp_tile_aggregate(__global const void *src, ulong j, ulong n, __local clscan_rle_carry *scratch)
+{
+    __local uint *words = (__local uint *)scratch;
+    const ulong first = j * CLSCAN_TILE + (ulong)get_local_id(0) * CLSCAN_ITEMS;
+    uint count = 0, last = 0;
+    for (uint i = 0; i < CLSCAN_ITEMS; i++)
+        if (first + i < n && clscan_compact_kept((__global const uchar *)src, first + i))
+            count++, last = (uint)(first + i) + 1u;
+    if (get_local_id(0) == 0)
+        words[CLSCAN_WG_SIZE] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (last)
+        atomic_max(&words[CLSCAN_WG_SIZE], last);
+    count = clscan_wg_reduce(count, (__local CLSCAN_T *)words);   /* its barriers order the maxima too */
+    last = words[CLSCAN_WG_SIZE];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return clscan_rle_make(count, last);
+}
+#endif
 
+#if !defined(CLSCAN_COMPACT_LENGTHS)
 /* One launch for n < 2^32: tiles are taken from the launch's counter (lookback.clh); each publishes
  * its count and then the count of tiles 0..t, so a tile learns where its kept elements go by looking
  * back. The last tile leaves the whole count in counters[3] for the host, and in count_out where that
@@ -398,3 +426,88 @@ void clscan_compact_single_pass(__global const clscan_payload_t *in, __global co
                              clscan_ranks);
     }
 }
+
+#else
+/* Of the work-items whose exclusive head counts R (non-decreasing, R[0] = 0) a group shares, the
+ * last one before head r (r > 0): the holder of head r - 1, which is its last head. */
+uint clscan_rle_holder(__local const uint *R, uint r)
+{
+    uint lo = 0, hi = CLSCAN_WG_SIZE - 1;
+    while (lo < hi) {
+        const uint mid = (lo + hi + 1) / 2;
+        if (R[mid] < r)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Run-length encoding on GPUs below 2^32 elements (CLSCAN_COMPACT_LENGTHS, with CLSCAN_COMPACT_HEADS):
+ * unique's single pass, whose look-back also carries 1 + the place of the last head before a tile
+ * (compact.clh). Each head writes its key to out[r] and the length of run r - 1, its place less that
+ * run's head's: the head before it in its work-item's run, else the last of the work-items before it
+ * (their counts and last heads shared in local memory), else the tile's carry. The last tile writes
+ * the last run's length. */
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
+void clscan_compact_single_pass(__global const clscan_payload_t *in, __global ulong *lengths,
+                                __global clscan_payload_t *out, __global clscan_sp_word *status,
+                                __global uint *counters, ulong n, ulong num_tiles, uint epoch,
+                                __global ulong *count_out)
+{
+    __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL > CLSCAN_WG_SIZE ? CLSCAN_WG_SCAN_LOCAL : CLSCAN_WG_SIZE];
+    __local uint clscan_ranks[CLSCAN_COMPACT_LOCAL];   /* every work-item's head count before it, then its last head */
+    __local uchar clscan_heads[CLSCAN_COMPACT_HEADS_LOCAL] __attribute__((aligned(16)));
+    __local clscan_rle_carry clscan_lb[CLSCAN_LOCAL_COMPACT_RLE(CLSCAN_WG_SIZE) / 2];   /* the fallback's scratch */
+    __local clscan_sp_shared clscan_sh;
+    __local uint clscan_next;
+    const uint lid = get_local_id(0);
+    __local uint *R = clscan_ranks, *L = clscan_ranks + CLSCAN_WG_SIZE;
+    clscan_sp_launch_start(counters, epoch);
+    for (;;) {
+        const ulong t = clscan_sp_take_tile(counters, epoch, &clscan_next);
+        if (t >= num_tiles)
+            break;
+        const ulong base = t * CLSCAN_TILE, first = base + (ulong)lid * CLSCAN_ITEMS;
+        clscan_payload_t held[CLSCAN_ITEMS_HELD];
+        uint mask[CLSCAN_HELD_WORDS], own_last = 0;
+        CLSCAN_T total, rank = clscan_compact_rank(in, (__global const uchar *)in, base, n, held, mask, clscan_scratch,
+                                                   clscan_heads, &total);
+        for (uint w = 0; w < CLSCAN_FLAG_WORDS; w++)
+            if (mask[w])
+                own_last = (uint)first + 32 * w + (31 - clz(mask[w])) + 1u;
+        R[lid] = rank;
+        L[lid] = own_last;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const clscan_rle_carry tile = clscan_rle_make(total, total ? L[clscan_rle_holder(R, total)] : 0u);
+        uint before = rank ? L[clscan_rle_holder(R, rank)] : 0u;
+        clscan_rle_carry prefix = CLSCAN_SP_IDENTITY;
+        if (t > 0) {
+            if (lid == 0)
+                clscan_sp_publish(status, t, CLSCAN_SP_FLAG_A, epoch, tile);
+            prefix = clscan_sp_look_back(in, n, status, t, epoch, 0, &counters[2], &clscan_sh, clscan_lb);
+        }
+        const clscan_rle_carry through = clscan_rle_combine(prefix, tile);
+        if (lid == 0 && t + 1 < num_tiles)
+            clscan_sp_publish(status, t, CLSCAN_SP_FLAG_P, epoch, through);
+        if (lid == 0 && t + 1 == num_tiles) {
+            counters[3] = through.runs;
+            if (count_out)
+                count_out[0] = through.runs;
+            lengths[through.runs - 1] = n - (through.last - 1u);
+        }
+        if (!rank)
+            before = prefix.last;
+        ulong place = prefix.runs + rank;
+        for (uint w = 0; w < CLSCAN_FLAG_WORDS; w++)
+            for (uint m = mask[w]; m != 0; m &= m - 1) {
+                const uint at = (uint)first + 32 * w + (31 - clz(m & (0u - m)));
+                out[place] = in[at];
+                if (place > 0)
+                    lengths[place - 1] = at + 1u - before;
+                before = at + 1u, place++;
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);   /* R and L are read until here */
+    }
+}
+#endif

@@ -1,5 +1,6 @@
-/* Runs of equal consecutive keys (clscan_reduce_by_key, clscan_run_length_encode; clscan_unique is a
- * compaction, compact.cl): a
+/* Runs of equal consecutive keys (clscan_reduce_by_key, and clscan_run_length_encode on CPUs and from
+ * 2^32 - 1 elements; clscan_unique, and run-length encoding on GPUs below that, are compactions,
+ * compact.cl): a
  * program of their own over the segmented scans' keys and pairs (segmented.clh, segkeys.clh), built with
  * CLSCAN_SP_RUNS, so that the look-back carries clscan_run_carry, the value together with how many runs
  * start before. One launch, a single pass that reads the keys and values once: run r's key goes to

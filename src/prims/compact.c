@@ -14,8 +14,9 @@
 #include "prims.h"
 
 /* What a call selects: the flagged elements, the flagged then the others, or each run's first element
- * (clscan_unique: the elements are their own flags, CLSCAN_COMPACT_HEADS in compact.cl). */
-typedef enum select_kind { SELECT_COMPACT, SELECT_PARTITION, SELECT_UNIQUE } select_kind;
+ * (clscan_unique: the elements are their own flags, CLSCAN_COMPACT_HEADS in compact.cl), with its
+ * length (clscan_run_length_encode on GPUs, CLSCAN_COMPACT_LENGTHS). */
+typedef enum select_kind { SELECT_COMPACT, SELECT_PARTITION, SELECT_UNIQUE, SELECT_LENGTHS } select_kind;
 
 /* The compaction's tiling for the element type (its local memory checked by the context), counting
  * in uint, moving payload-wide patterns. */
@@ -24,8 +25,10 @@ static clscan__config compact_config(const clscan_context *ctx, clscan_type type
     clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_COMPACT, type, CLSCAN_ADD, n,
                                              clscan__compact_tile(ctx, type));
     clscan__config_define_uint(&cfg, "CLSCAN_PAYLOAD_BYTES", (unsigned)cfg.elem);
-    if (kind == SELECT_UNIQUE)
+    if (kind == SELECT_UNIQUE || kind == SELECT_LENGTHS)
         clscan__config_define(&cfg, "CLSCAN_COMPACT_HEADS", NULL);
+    if (kind == SELECT_LENGTHS)
+        clscan__config_define(&cfg, "CLSCAN_COMPACT_LENGTHS", NULL);
     cfg.type = CLSCAN_UINT32, cfg.elem = sizeof(cl_uint), cfg.op = CLSCAN_ADD;
     return cfg;
 }
@@ -43,12 +46,15 @@ int clscan__compact_one_pass_fits(size_t n, size_t tiles)
 }
 
 /* Both paths: the count into *kept, read back, or (count_out not NULL) into count_out's element 0 on
- * the device, and *kept left alone. */
+ * the device, and *kept left alone. The single pass's flags are the lengths' output in run-length
+ * encoding, whose look-back carries two uints (compact.clh). */
 static clscan_status compact_one_pass(clscan_context *ctx, const clscan__program *p, cl_mem in, cl_mem flags,
-                                      cl_mem out, size_t n, size_t tiles, cl_mem count_out, size_t *kept)
+                                      cl_mem out, size_t n, size_t tiles, cl_mem count_out, size_t *kept,
+                                      select_kind kind)
 {
     cl_mem status = NULL;
-    clscan_status st = clscan__sp_state(ctx, tiles, p->config.elem, p->config.atomics64, &status);
+    const size_t carry = p->config.elem * (kind == SELECT_LENGTHS ? 2 : 1);
+    clscan_status st = clscan__sp_state(ctx, tiles, carry, p->config.atomics64, &status);
     if (st != CLSCAN_SUCCESS)
         return st;
     cl_ulong n64 = n, tiles64 = tiles;
@@ -92,7 +98,8 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
     return st;
 }
 
-/* Validated, n > 0: enqueues the selection and waits for its count, or leaves it in count_out. */
+/* Validated, n > 0: enqueues the selection and waits for its count, or leaves it in count_out (flags:
+ * the lengths' output in run-length encoding, which clscan__rle_fits has admitted). */
 static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                     clscan_type type, cl_mem count_out, size_t *kept, select_kind kind)
 {
@@ -104,8 +111,8 @@ static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags
     const size_t tile = (size_t)cfg.wg_size * cfg.items, tiles = clscan__tiles(n, tile);
     if (kind == SELECT_UNIQUE)
         flags = in;
-    if (kind != SELECT_PARTITION && single_pass(ctx, n, tiles))
-        return compact_one_pass(ctx, p, in, flags, out, n, tiles, count_out, kept);
+    if (kind == SELECT_LENGTHS || (kind != SELECT_PARTITION && single_pass(ctx, n, tiles)))
+        return compact_one_pass(ctx, p, in, flags, out, n, tiles, count_out, kept, kind);
     return compact_three_launches(ctx, p, in, flags, out, n, tiles, count_out, kept, kind == SELECT_PARTITION);
 }
 
@@ -113,6 +120,19 @@ clscan_status clscan__unique_enqueue(clscan_context *ctx, cl_mem in, cl_mem out,
                                      cl_mem count_out, size_t *count)
 {
     return compact_device(ctx, in, NULL, out, n, type, count_out, count, SELECT_UNIQUE);
+}
+
+int clscan__rle_fits(const clscan_context *ctx, clscan_type type, size_t n)
+{
+    const clscan__config cfg = compact_config(ctx, type, n, SELECT_LENGTHS);
+    return !cfg.stream && (uint64_t)n < UINT32_MAX &&
+           clscan__sp_tiles_fit(clscan__tiles(n, (size_t)cfg.wg_size * cfg.items));
+}
+
+clscan_status clscan__rle_enqueue(clscan_context *ctx, cl_mem in, cl_mem unique_out, cl_mem lengths_out, size_t n,
+                                  clscan_type type, cl_mem count_out, size_t *count)
+{
+    return compact_device(ctx, in, lengths_out, unique_out, n, type, count_out, count, SELECT_LENGTHS);
 }
 
 /* Every check before anything is enqueued: buffers, sizes, access flags, overlaps. */

@@ -24,6 +24,11 @@ clscan_status clscan__compact_run(clscan_context *ctx, cl_mem in, cl_mem flags, 
  * count into *count, read back, or into count_out's element 0 (cl_ulong) on the device. */
 clscan_status clscan__unique_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                      cl_mem count_out, size_t *count);
+/* Run-length encoding as unique that writes lengths too (compact.c): whether it applies (held items,
+ * fewer than 2^32 - 1 elements), then the same contract with the lengths in lengths_out (cl_ulong). */
+int clscan__rle_fits(const clscan_context *ctx, clscan_type type, size_t n);
+clscan_status clscan__rle_enqueue(clscan_context *ctx, cl_mem in, cl_mem unique_out, cl_mem lengths_out, size_t n,
+                                  clscan_type type, cl_mem count_out, size_t *count);
 /* Histograms: every check of clscan_histogram_even (name: the public function, for messages), nothing
  * enqueued; then the validated work into counts (histogram.c). */
 clscan_status clscan__check_histogram_even(clscan_context *ctx, const char *name, cl_mem in, size_t n,

@@ -5,7 +5,10 @@
  * run's index; whatever the strategy set, as for the segmented scans (its fallback needs no scheduling
  * promise). The last tile leaves the number of runs in the caller's buffer (_async) or in scratch,
  * read back. Unique needs no value: it is a compaction of the elements that start runs (compact.c),
- * which took 2^28 uint32 in runs of 8 from 1.02 ms here to 0.65 on the H100. */
+ * which took 2^28 uint32 in runs of 8 from 1.02 ms here to 0.65 on the H100; on GPUs below 2^32
+ * elements so is run-length encoding, each head writing the length of the run before it (1.27 ms here,
+ * 0.98 there). CPUs (streamed items, where this program records the heads) and inputs of 2^32 - 1
+ * elements or more keep this program's lengths. */
 #include "prims.h"
 
 /* One call: RUNS_LENGTHS counts ones into values_out (cl_ulong, counted in uint below 2^32 elements;
@@ -142,6 +145,9 @@ static clscan_status runs_call(clscan_context *ctx, const runs_job *j, size_t n,
         size_t count = 0;
         if (n > 0 && j->kind == RUNS_KEYS)
             st = clscan__unique_enqueue(ctx, j->keys, j->keys_out, n, j->key_type, runs_buf, &count);
+        else if (n > 0 && j->kind == RUNS_LENGTHS && !clscan__tuned(ctx, CLSCAN_TUNE_RUNS_COUNT64) &&
+                 clscan__rle_fits(ctx, j->key_type, n))
+            st = clscan__rle_enqueue(ctx, j->keys, j->keys_out, j->values_out, n, j->key_type, runs_buf, &count);
         else if (n > 0)
             st = runs_enqueue(ctx, j, n, runs_buf, &count);
         else if (async)

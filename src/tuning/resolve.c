@@ -13,15 +13,16 @@ static size_t tile_local_bytes(clscan__tuning t, size_t elem)
 }
 
 /* Local memory the compaction kernels declare (compact.cl), whatever the element: every work-item's
- * flag mask words and rank (one word when streaming), unique's head bytes (reserved for every
- * compaction: one tile table serves both) and the count scan's scratch; their elements go from
- * registers straight to their places. */
+ * flag mask words and rank (one word when streaming), unique's head bytes and run-length encoding's
+ * look-back scratch (reserved for every compaction: one tile table serves all three) and the count
+ * scan's scratch; their elements go from registers straight to their places. */
 static size_t compact_local_bytes(clscan__tuning t, size_t elem)
 {
     (void)elem;
     size_t ranks = CLSCAN_LOCAL_COMPACT(t.stream, (size_t)t.wg_size, t.items),
-           heads = CLSCAN_LOCAL_COMPACT_HEADS(t.stream, (size_t)t.wg_size, t.items);
-    return (ranks + heads + CLSCAN_LOCAL_WG_SCAN_MAX((size_t)t.wg_size)) * sizeof(cl_uint);
+           heads = CLSCAN_LOCAL_COMPACT_HEADS(t.stream, (size_t)t.wg_size, t.items),
+           rle = CLSCAN_LOCAL_COMPACT_RLE((size_t)t.wg_size);
+    return (ranks + heads + rle + CLSCAN_LOCAL_WG_SCAN_MAX((size_t)t.wg_size)) * sizeof(cl_uint);
 }
 
 /* Local memory the segmented scan declares (segscan.cl), at most, for values and keys of at most elem
