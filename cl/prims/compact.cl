@@ -27,7 +27,7 @@ typedef CLSCAN_MOVED_STRUCT(CLSCAN_PAYLOAD_BYTES) clscan_payload_t;
 /* Unique (CLSCAN_COMPACT_HEADS) is a compaction whose flags are the elements themselves: the host passes
  * them as flags too, and element g is kept where it starts a run, differing bit for bit from element
  * g - 1 (element 0 always). Run-length encoding (CLSCAN_COMPACT_LENGTHS) is unique that writes each
- * run's length too: GPUs only (held items), below 2^32 elements, in the single pass. */
+ * run's length too: GPUs only (held items), fewer than 2^32 - 1 elements, in the single pass. */
 #if defined(CLSCAN_COMPACT_LENGTHS) && (!defined(CLSCAN_COMPACT_HEADS) || defined(CLSCAN_ITEMS_STREAM))
 #error "run-length encoding is built with CLSCAN_COMPACT_HEADS, for held items"
 #endif
@@ -443,7 +443,7 @@ uint clscan_rle_holder(__local const uint *R, uint r)
     return lo;
 }
 
-/* Run-length encoding on GPUs below 2^32 elements (CLSCAN_COMPACT_LENGTHS, with CLSCAN_COMPACT_HEADS):
+/* Run-length encoding on GPUs below 2^32 - 1 elements (CLSCAN_COMPACT_LENGTHS, with CLSCAN_COMPACT_HEADS):
  * unique's single pass, whose look-back also carries 1 + the place of the last head before a tile
  * (compact.clh). Each head writes its key to out[r] and the length of run r - 1, its place less that
  * run's head's: the head before it in its work-item's run, else the last of the work-items before it
