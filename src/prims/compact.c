@@ -99,7 +99,8 @@ static clscan_status compact_three_launches(clscan_context *ctx, const clscan__p
 }
 
 /* Validated, n > 0: enqueues the selection and waits for its count, or leaves it in count_out (flags:
- * the lengths' output in run-length encoding, which clscan__rle_fits has admitted). */
+ * the elements themselves in unique, the lengths' output in run-length encoding, which
+ * clscan__rle_fits has admitted). */
 static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags, cl_mem out, size_t n,
                                     clscan_type type, cl_mem count_out, size_t *kept, select_kind kind)
 {
@@ -109,8 +110,6 @@ static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags
     if (st != CLSCAN_SUCCESS)
         return st;
     const size_t tile = (size_t)cfg.wg_size * cfg.items, tiles = clscan__tiles(n, tile);
-    if (kind == SELECT_UNIQUE)
-        flags = in;
     if (kind == SELECT_LENGTHS || (kind != SELECT_PARTITION && single_pass(ctx, n, tiles)))
         return compact_one_pass(ctx, p, in, flags, out, n, tiles, count_out, kept, kind);
     return compact_three_launches(ctx, p, in, flags, out, n, tiles, count_out, kept, kind == SELECT_PARTITION);
@@ -119,7 +118,7 @@ static clscan_status compact_device(clscan_context *ctx, cl_mem in, cl_mem flags
 clscan_status clscan__unique_enqueue(clscan_context *ctx, cl_mem in, cl_mem out, size_t n, clscan_type type,
                                      cl_mem count_out, size_t *count)
 {
-    return compact_device(ctx, in, NULL, out, n, type, count_out, count, SELECT_UNIQUE);
+    return compact_device(ctx, in, in, out, n, type, count_out, count, SELECT_UNIQUE);
 }
 
 int clscan__rle_fits(const clscan_context *ctx, clscan_type type, size_t n)

@@ -39,7 +39,8 @@ static void define_records(const clscan_context *ctx, clscan__config *cfg, size_
  * runs_out. */
 static clscan_status runs_enqueue(clscan_context *ctx, const runs_job *j, size_t n, cl_mem runs_out, size_t *runs)
 {
-    /* The look-back's carry (segmented.clh): a 32-bit run count below 2^32 elements. There run lengths are counted in uint too (CLSCAN_RUNS_LENGTHS32, runs.cl). */
+    /* The look-back's carry (segmented.clh): a 32-bit run count below 2^32 elements. There run lengths
+     * are counted in uint too (CLSCAN_RUNS_LENGTHS32, runs.cl). */
     const int count32 = (uint64_t)n <= UINT32_MAX && !clscan__tuned(ctx, CLSCAN_TUNE_RUNS_COUNT64);
     const int lengths32 = count32 && j->kind == RUNS_LENGTHS;
     const clscan_type counted = lengths32 ? CLSCAN_UINT32 : j->value_type;
@@ -131,6 +132,18 @@ static clscan_status check_runs(clscan_context *ctx, const runs_job *j, size_t n
     return st == CLSCAN_SUCCESS ? check_apart(ctx, bufs, bytes, 5, 2) : st;
 }
 
+/* Validated, n > 0, lock held: the call on the path that takes it (the file's head says which); the
+ * count as runs_enqueue leaves it. */
+static clscan_status runs_device(clscan_context *ctx, const runs_job *j, size_t n, cl_mem runs_out, size_t *runs)
+{
+    if (j->kind == RUNS_KEYS)
+        return clscan__unique_enqueue(ctx, j->keys, j->keys_out, n, j->key_type, runs_out, runs);
+    if (j->kind == RUNS_LENGTHS && !clscan__tuned(ctx, CLSCAN_TUNE_RUNS_COUNT64) &&
+        clscan__rle_fits(ctx, j->key_type, n))
+        return clscan__rle_enqueue(ctx, j->keys, j->keys_out, j->values_out, n, j->key_type, runs_out, runs);
+    return runs_enqueue(ctx, j, n, runs_out, runs);
+}
+
 /* The public calls: checks, then the launches (n == 0: count 0). */
 static clscan_status runs_call(clscan_context *ctx, const runs_job *j, size_t n, size_t *runs, cl_mem runs_buf,
                                int async)
@@ -143,13 +156,8 @@ static clscan_status runs_call(clscan_context *ctx, const runs_job *j, size_t n,
         clscan__outputs(ctx, j->keys_out, j->kind == RUNS_KEYS ? runs_buf : j->values_out);
         const cl_ulong zero = 0;
         size_t count = 0;
-        if (n > 0 && j->kind == RUNS_KEYS)
-            st = clscan__unique_enqueue(ctx, j->keys, j->keys_out, n, j->key_type, runs_buf, &count);
-        else if (n > 0 && j->kind == RUNS_LENGTHS && !clscan__tuned(ctx, CLSCAN_TUNE_RUNS_COUNT64) &&
-                 clscan__rle_fits(ctx, j->key_type, n))
-            st = clscan__rle_enqueue(ctx, j->keys, j->keys_out, j->values_out, n, j->key_type, runs_buf, &count);
-        else if (n > 0)
-            st = runs_enqueue(ctx, j, n, runs_buf, &count);
+        if (n > 0)
+            st = runs_device(ctx, j, n, runs_buf, &count);
         else if (async)
             st = clscan__write_value(ctx, runs_buf, sizeof zero, &zero, "clEnqueueWriteBuffer (run count)");
         if (st == CLSCAN_SUCCESS && !async)
