@@ -474,11 +474,15 @@ static void group_hist(void)
     for (size_t i = 0; i < NSIZES; i++) {
         hist_case(sizes[i], 16, 0, 0, "histogram even, local bins");
         hist_case(sizes[i], 16, 1, 0, "histogram range, local bins");
-        hist_case(sizes[i], 8200, 0, 0, "histogram even, global bins");
-        hist_case(sizes[i], 8200, 1, 0, "histogram range, global bins");
+        hist_case(sizes[i], 8200, 0, 0, "histogram even, bands of local bins");
+        hist_case(sizes[i], 8200, 1, 0, "histogram range, bands of local bins");
     }
+    /* Oclgrind's 32 KiB hold 7680 bins a band: 8200 take two bands, 70000 more than a launch takes */
+    hist_case(sizes[NSIZES - 1], 70000, 0, 0, "histogram even, global bins");
+    hist_case(sizes[NSIZES - 1], 70000, 1, 0, "histogram range, global bins");
     hist_case(sizes[NSIZES - 1], 16, 1, 1, "histogram range, shuffled edges, local bins");
-    hist_case(sizes[NSIZES - 1], 8200, 1, 1, "histogram range, shuffled edges, global bins");
+    hist_case(sizes[NSIZES - 1], 8200, 1, 1, "histogram range, shuffled edges, bands of local bins");
+    hist_case(sizes[NSIZES - 1], 70000, 1, 1, "histogram range, shuffled edges, global bins");
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -1,8 +1,10 @@
 /* clscan_histogram_even and clscan_histogram_range against references on the CPU: integers exactly (a
  * 128-bit product, not the kernels' split), floats by the documented scale rule, the range by a binary
  * search of its own. Every type (the quick tier: int32, int64, float, uint8), bounds small, narrow (more
- * bins than values) and at the type's extremes, 1, 2, 7 and 256 bins in local memory and 65536 and 2^20
- * in global memory (the quick tier: 65536 only, at int32 and float), values on edges, just outside, NaN and the
+ * bins than values) and at the type's extremes, 1, 2, 7 and 256 bins in local memory, 65536 and 24581 in
+ * bands of local memory on GPUs (the last band narrower; CPUs count them in one band or in global memory),
+ * and 2^20 in global memory (the quick tier: 65536 and 24581, at int32 and float), values on edges, just
+ * outside, NaN and the
  * infinities, sizes 0, 1 and around a group's share, and in the item mode the policy does not pick;
  * counts poisoned before each run. Edges that do not
  * increase, and bad arguments: a status, nothing written, the context still working.
@@ -290,7 +292,7 @@ static void hist_type(clscan_type t, int big)
     const size_t wg = clscan__scan_tile(ctx, t).wg_size;
     const size_t sizes[] = {0, 1, 2, wg - 1, 16 * wg - 1, 16 * wg + 1, 10007, ref_quick() ? 40013 : (1u << 21) + 7,
                             1 + ref_next(&rng) % 300000};
-    const size_t small_bins[] = {1, 2, 7, 256}, big_bins[] = {65536, 1u << 20};
+    const size_t small_bins[] = {1, 2, 7, 256}, big_bins[] = {65536, 24581, 1u << 20};
     const size_t most = (1u << 21) + 300008;
     unsigned char *data = malloc(most * 8);
     uint64_t *want = malloc((1u << 20) * 8), *got = malloc((1u << 20) * 8);
@@ -300,7 +302,7 @@ static void hist_type(clscan_type t, int big)
             for (size_t b = 0; b < sizeof small_bins / sizeof small_bins[0]; b++)
                 for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
                     failures += !hist_one(t, (enum bounds)which, small_bins[b], sizes[s], range, data, want, got);
-            for (size_t b = 0; big && b < (ref_quick() ? 1u : 2u); b++)   /* 2^20 bins: the full tier */
+            for (size_t b = 0; big && b < (ref_quick() ? 2u : 3u); b++)   /* 2^20 bins: the full tier */
                 for (size_t s = 0; s < 2; s++)   /* a few elements, and many */
                     failures += !hist_one(t, (enum bounds)which, big_bins[b], s ? sizes[8] : 1000, range, data,
                                           want, got);
@@ -343,6 +345,13 @@ static void test_histogram_other_items_mode(void **state)
     for (size_t k = 0; k < (ref_quick() ? 2u : sizeof types / sizeof types[0]); k++)
         if (clscan__device_supports_type(&ctx->info, types[k]))
             hist_type(types[k], k == 1);
+    /* 2^20 bins, even and by edges: in bands of local memory where the local memory holds a fifth of
+     * them (PoCL's 1 MiB holds 65536 bins in one band), in one global row where it does not. */
+    unsigned char *data = malloc(300000 * 4);
+    uint64_t *want = malloc((1u << 20) * 8), *got = malloc((1u << 20) * 8);
+    for (int range = 0; range < 2; range++)
+        assert_true(hist_one(CLSCAN_INT32, SMALL, 1u << 20, 300000, range, data, want, got));
+    free(data), free(want), free(got);
     test_set_tile(ctx, 0, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
 }

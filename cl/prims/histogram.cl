@@ -1,7 +1,9 @@
 /* clscan_histogram_even and clscan_histogram_range: each element's bin (an even split of [lower, upper),
  * or a bounded search of the edges) counted with uint atomics: in local memory per work-group when the
- * bins fit there (clscan_hist_*_local, each group's row to scratch), else in one global row per launch
- * of fewer than 2^32 elements (clscan_hist_*_global). clscan_hist_fold sums rows into the ulong counts.
+ * bins fit there (clscan_hist_*_local, each group's row to scratch), on GPUs also when a band of them
+ * does (each group then counts one band of one share: the bands of a share read it from L2 after the
+ * first), else in one global row per launch of fewer than 2^32 elements (clscan_hist_*_global).
+ * clscan_hist_fold sums rows into the ulong counts.
  * 64-bit atomics are not core OpenCL C 1.2, so no uint counter is ever given 2^32 elements. Bins are
  * numbered in uint, in ulong where the host asks for more than 2^32 - 1 of them (CLSCAN_HIST_WIDE_BINS):
  * on a GPU each element's work is the cost here, not its bytes (H100: an 8-bit histogram counting one
@@ -114,30 +116,32 @@ clscan_hist_bin clscan_hist_range_bin(CLSCAN_T x, __global const CLSCAN_T *edges
     return edges[at] <= x && x < edges[at + 1] ? at : CLSCAN_HIST_NONE;
 }
 
-/* The group's local counts zeroed, and (after counting) summed into its row of the scratch: one row
- * of bins, or with own (CPUs) one a work-item. */
-void clscan_hist_local_zero(__local uint *counts, uint bins, uint own)
+/* The group's local counts of `width` bins zeroed, and (after counting) summed into their place in the
+ * scratch: bins lo .. lo + width of its share's row, from one local row, or with own (CPUs: one band)
+ * one a work-item. */
+void clscan_hist_local_zero(__local uint *counts, uint width, uint own)
 {
     const uint local_rows = own ? CLSCAN_WG_SIZE : 1;
-    for (uint b = get_local_id(0); b < bins * local_rows; b += CLSCAN_WG_SIZE)
+    for (uint b = get_local_id(0); b < width * local_rows; b += CLSCAN_WG_SIZE)
         counts[b] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-void clscan_hist_local_out(__local const uint *counts, uint bins, uint own, __global uint *rows)
+void clscan_hist_local_out(__local const uint *counts, uint width, uint own, __global uint *row)
 {
     const uint local_rows = own ? CLSCAN_WG_SIZE : 1;
     barrier(CLK_LOCAL_MEM_FENCE);
-    __global uint *row = rows + (ulong)get_group_id(0) * bins;
-    for (uint b = get_local_id(0); b < bins; b += CLSCAN_WG_SIZE) {
+    for (uint b = get_local_id(0); b < width; b += CLSCAN_WG_SIZE) {
         uint sum = 0;
         for (uint r = 0; r < local_rows; r++)
-            sum += counts[r * bins + b];
+            sum += counts[r * width + b];
         row[b] = sum;
     }
 }
 
-/* What counts x: its bin (BIN, a function-like macro of the value) incremented in counts, atomically;
+/* What counts x: its bin (BIN, a function-like macro of the value) less clscan_first_bin, where below clscan_width
+ * (every kernel defines both: its band, or all bins; the bin of no bin wraps past every width),
+ * incremented in counts, atomically;
  * on CPUs (streamed items) plainly where the work-item counts in a local row of its own (clscan_own,
  * which every kernel defines: the host's choice where a group's rows fit). PoCL spent 80% of a byte
  * histogram's time on the atomic increments (`lock incl`). */
@@ -152,11 +156,11 @@ void clscan_hist_local_out(__local const uint *counts, uint bins, uint own, __gl
 #else
 #define CLSCAN_HIST_BUMP(counts, b) atomic_inc(&(counts)[b]);
 #endif
-#define CLSCAN_HIST_COUNT(BIN, x, counts)        \
-    {                                            \
-        const clscan_hist_bin clscan_b = BIN(x); \
-        if (clscan_b != CLSCAN_HIST_NONE)        \
-            CLSCAN_HIST_BUMP(counts, clscan_b)   \
+#define CLSCAN_HIST_COUNT(BIN, x, counts)                    \
+    {                                                        \
+        const clscan_hist_bin clscan_b = BIN(x) - clscan_first_bin; \
+        if (clscan_b < clscan_width)                         \
+            CLSCAN_HIST_BUMP(counts, clscan_b)               \
     }
 
 /* GPUs whose buffers start on 16 bytes (CLSCAN_VEC4) read 16-byte vectors of CLSCAN_HIST_W elements, one
@@ -223,21 +227,30 @@ void clscan_hist_local_out(__local const uint *counts, uint bins, uint own, __gl
     }
 #endif
 
-/* A group's per_group elements (fewer than 2^32, a multiple of 16) into its local counts: the group's
- * row, or with own (CPUs) each work-item's. */
-#define CLSCAN_HIST_GROUP_SHARE(BIN)                                                            \
-    const uint clscan_own = own;                                                                \
-    __local uint *mine = own ? counts + get_local_id(0) * (uint)bins : counts;                  \
-    const ulong from = min(get_group_id(0) * per_group, n);                                     \
+/* Group g counts band g % bands (band bins from the band's first, fewer in the last) of share g / bands
+ * (per_group elements, fewer than 2^32, a multiple of 16; the bands of a share are neighbouring groups,
+ * so they run together and read it from L2 after the first) into its local counts, and writes them to
+ * their place in the share's row of the scratch. One band: the group's row, or with own (CPUs) each
+ * work-item's. */
+#define CLSCAN_HIST_GROUP(BIN)                                                                  \
+    const uint clscan_own = own, bands = (uint)(((ulong)bins + band - 1) / band);               \
+    const uint group = (uint)get_group_id(0), share = group / bands;                            \
+    const clscan_hist_bin clscan_first_bin = (group - share * bands) * band;                    \
+    const clscan_hist_bin clscan_width = min((clscan_hist_bin)band, (clscan_hist_bin)bins - clscan_first_bin); \
+    clscan_hist_local_zero(counts, clscan_width, own);                                          \
+    __local uint *mine = own ? counts + get_local_id(0) * clscan_width : counts;                \
+    const ulong from = min((ulong)share * per_group, n);                                        \
     const uint count = (uint)min(per_group, n - from);                                          \
     (void)clscan_own;                                                                           \
-    CLSCAN_HIST_SPAN(BIN, from, count, get_local_id(0), CLSCAN_WG_SIZE, mine)
+    CLSCAN_HIST_SPAN(BIN, from, count, get_local_id(0), CLSCAN_WG_SIZE, mine)                   \
+    clscan_hist_local_out(counts, clscan_width, own, rows + (ulong)share * bins + clscan_first_bin);
 
 /* Elements from .. from + count (count < 2^32, from a multiple of 16) over the whole launch into one
  * global row (fewer than 2^32 work-items), atomically. */
-#define CLSCAN_HIST_LAUNCH_SHARE(BIN) \
-    const uint clscan_own = 0;        \
-    (void)clscan_own;                 \
+#define CLSCAN_HIST_LAUNCH_SHARE(BIN)                                                \
+    const uint clscan_own = 0;                                                       \
+    const clscan_hist_bin clscan_first_bin = 0, clscan_width = (clscan_hist_bin)bins;      \
+    (void)clscan_own;                                                                \
     CLSCAN_HIST_SPAN(BIN, from, count, (uint)get_global_id(0), (uint)get_global_size(0), row)
 
 /* The bins of the even split and of edges (CLSCAN_HIST_EVEN_BIN, CLSCAN_HIST_RANGE_BIN), and as the
@@ -270,23 +283,19 @@ void clscan_hist_local_out(__local const uint *counts, uint bins, uint own, __gl
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_hist_even_local(__global const CLSCAN_T *in, ulong n, ulong per_group, CLSCAN_T lower, CLSCAN_T upper,
                             CLSCAN_T scale, ulong range, ulong magic, uint halves, uint narrow, ulong bins, uint own,
-                            __global uint *rows, __local uint *counts)
+                            uint band, __global uint *rows, __local uint *counts)
 {
     CLSCAN_HIST_RULE;
     CLSCAN_HIST_FILL(CLSCAN_HIST_EVEN_BIN)
-    clscan_hist_local_zero(counts, (uint)bins, own);
-    CLSCAN_HIST_GROUP_SHARE(CLSCAN_HIST_EVEN)
-    clscan_hist_local_out(counts, (uint)bins, own, rows);
+    CLSCAN_HIST_GROUP(CLSCAN_HIST_EVEN)
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_hist_range_local(__global const CLSCAN_T *in, ulong n, ulong per_group, __global const CLSCAN_T *edges,
-                             ulong bins, uint own, __global uint *rows, __local uint *counts)
+                             ulong bins, uint own, uint band, __global uint *rows, __local uint *counts)
 {
     CLSCAN_HIST_FILL(CLSCAN_HIST_RANGE_BIN)
-    clscan_hist_local_zero(counts, (uint)bins, own);
-    CLSCAN_HIST_GROUP_SHARE(CLSCAN_HIST_RANGE)
-    clscan_hist_local_out(counts, (uint)bins, own, rows);
+    CLSCAN_HIST_GROUP(CLSCAN_HIST_RANGE)
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))

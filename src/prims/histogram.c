@@ -6,9 +6,14 @@
 #include <math.h>
 #include <string.h>
 
-/* Bins counted in local memory (uint each) at most: a group zeroes and writes out every bin, so past a
- * few thousand that costs more than the atomics it saves; 32 KiB also fits every GPU's local memory. */
-#define HIST_LOCAL_BINS 8192
+/* GPUs count in local memory (uint each) as many bins as fit beside HIST_LOCAL_SPARE bytes, in up to
+ * HIST_MAX_BANDS bands of them, a group a band of a share: each element's bin is found once a band,
+ * and a band costs about what a histogram whose bins all fit does (H100, 2^28 floats: 0.41 ms a band,
+ * 0.43 for 256 bins), so that past about nine bands one global row is faster (3.9 ms). Measured there
+ * (bench/notebook.md): 65536 bins in 6 bands 2.46 ms, in 8 bands 3.20, in 16 bands 5.11; 24581 bins in
+ * 3 bands 1.29 ms, all against 3.9 in the global row. */
+#define HIST_LOCAL_SPARE 2048
+#define HIST_MAX_BANDS 8
 /* Elements one uint counter may see: a local group's share, or one global launch; shares are multiples
  * of HIST_ALIGN elements, so that every share starts on a 16-byte vector (histogram.cl). */
 #define HIST_MAX_SHARE 0xFFFFFFF0ull
@@ -144,16 +149,22 @@ static hist_rule even_rule(clscan_type type, const void *lower, const void *uppe
     return r;
 }
 
-/* Whether a group's share of n elements can be counted in local memory: the bins fit, and enough groups
- * can be launched that each sees fewer than 2^32 elements. GPUs: up to HIST_LOCAL_BINS. CPUs (streamed
- * items: a few groups, each a long share) while the counts take a quarter of the local memory at
- * most: their atomics on one global row fought over cache lines (PoCL, 2 cores, 2^22 floats over
- * 65536 bins: 14-15 ms against a C loop's 8.5-9.4). */
-static int local_path(const clscan_context *ctx, const clscan__program *p, size_t n, size_t bins)
+/* The bins a group counts in local memory (its band: all of them, or an even part of them on GPUs), or 0
+ * where they go to one global row: a band must fit, and enough groups be launched that each sees fewer
+ * than 2^32 elements. GPUs: the fewest even bands that fit. CPUs (streamed items: a few groups, each a
+ * long share) one band while the counts take a quarter of the local memory at most: their atomics on
+ * one global row fought over cache lines (PoCL, 2 cores, 2^22 floats over 65536 bins: 14-15 ms against
+ * a C loop's 8.5-9.4). */
+static size_t local_band(const clscan_context *ctx, const clscan__program *p, size_t n, size_t bins)
 {
-    const size_t most = p->config.stream ? ctx->info.local_mem / 4 / sizeof(cl_uint) : HIST_LOCAL_BINS;
-    return bins <= most && bins * sizeof(cl_uint) <= ctx->info.local_mem &&
-           clscan__tiles(n, HIST_MAX_SHARE) <= CLSCAN__MAX_GROUPS;
+    const size_t local = ctx->info.local_mem, spare = local > HIST_LOCAL_SPARE ? local - HIST_LOCAL_SPARE : 0;
+    const size_t most = (p->config.stream ? local / 4 : spare) / sizeof(cl_uint);
+    if (most == 0)
+        return 0;
+    const size_t bands = p->config.stream ? 1 : clscan__tiles(bins, most), band = clscan__tiles(bins, bands);
+    const int fits = bands <= HIST_MAX_BANDS && band <= most &&
+                     clscan__tiles(n, HIST_MAX_SHARE) * bands <= CLSCAN__MAX_GROUPS;
+    return fits ? band : 0;
 }
 
 /* The kernel arguments from `in` to the bins, for an even or a range kernel. */
@@ -186,34 +197,39 @@ static clscan_status fold(clscan_context *ctx, const clscan__program *p, cl_mem 
     return clscan__launch(ctx, p, "clscan_hist_fold", CLSCAN__ARGS(args), clscan__tiles(bins, p->config.wg_size));
 }
 
-/* Local counts: groups enough that each has fewer than 2^32 elements, each share at least a few bins'
- * worth (a group zeroes and writes every bin), at most HIST_GROUPS_PER_CU a compute unit; one row each. */
+/* Local counts in bands of `band` bins: shares enough that each has fewer than 2^32 elements, each at
+ * least a few bins' worth (a group zeroes and writes its band), with their bands at most
+ * HIST_GROUPS_PER_CU groups a compute unit; a row of the scratch a share, a group a band of a share. */
 static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl_mem in, size_t n,
-                               const hist_rule *r, size_t bins, cl_mem counts)
+                               const hist_rule *r, size_t bins, size_t band, cl_mem counts)
 {
     const size_t wg = p->config.wg_size, cus = ctx->info.compute_units ? ctx->info.compute_units : 1;
+    const size_t bands = clscan__tiles(bins, band), most = clscan__tiles(HIST_GROUPS_PER_CU * cus, bands);
     /* CPUs: shares of 16 times the bins, so that few groups zero, write and fold many bins. */
     const size_t per_bin = p->config.stream ? 16 : 2, least = clscan__tiles(n, HIST_MAX_SHARE);
-    const size_t share = 16 * wg > per_bin * bins ? 16 * wg : per_bin * bins;
-    size_t groups = clscan__tiles(n, share);
-    groups = groups < HIST_GROUPS_PER_CU * cus ? groups : HIST_GROUPS_PER_CU * cus;
-    groups = groups > least ? groups : least;
+    const size_t share = 16 * wg > per_bin * band ? 16 * wg : per_bin * band;
+    size_t shares = clscan__tiles(n, share);
+    shares = shares < most ? shares : most;
+    shares = shares > least ? shares : least;
     cl_mem rows = NULL;
-    clscan_status st = clscan__scratch(ctx, "histogram rows", groups * bins * sizeof(cl_uint), &rows);
-    cl_ulong n64 = n, per_group = clscan__tiles(clscan__tiles(n, groups), HIST_ALIGN) * HIST_ALIGN, bins64 = bins;
+    clscan_status st = clscan__scratch(ctx, "histogram rows", shares * bins * sizeof(cl_uint), &rows);
+    cl_ulong n64 = n, per_group = clscan__tiles(clscan__tiles(n, shares), HIST_ALIGN) * HIST_ALIGN, bins64 = bins;
     clscan__arg args[16] = {CLSCAN__MEM(in), CLSCAN__VAL(n64), CLSCAN__VAL(per_group)};
     size_t k = 3 + rule_args(r, p->config.elem, &bins64, args + 3);
     /* CPUs, integer elements: a local row a work-item, counted without atomics, where the group's rows
      * take at most a quarter of the local memory. PoCL, 2 cores, 2^22 over 256 bins: bytes 4.9 -> 1.5 ms,
      * int64 6.3 -> 3.7; floats and doubles took twice as long so (5.1 -> 10.6 ms), and keep the atomics. */
     const cl_uint own = p->config.stream && !clscan__type_is_float(p->config.type) &&
-                        wg * bins * sizeof(cl_uint) <= ctx->info.local_mem / 4;
+                        wg * band * sizeof(cl_uint) <= ctx->info.local_mem / 4;
+    const cl_uint band32 = (cl_uint)band;
     args[k++] = CLSCAN__VAL(own);
+    args[k++] = CLSCAN__VAL(band32);
     args[k++] = CLSCAN__MEM(rows);
-    args[k++] = (clscan__arg){(own ? wg : 1) * bins * sizeof(cl_uint), NULL};   /* the group's local counts */
+    args[k++] = (clscan__arg){(own ? wg : 1) * band * sizeof(cl_uint), NULL};   /* the group's local counts */
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, r->edges ? "clscan_hist_range_local" : "clscan_hist_even_local", args, k, groups);
-    return st == CLSCAN_SUCCESS ? fold(ctx, p, rows, groups, bins, NULL, counts) : st;
+        st = clscan__launch(ctx, p, r->edges ? "clscan_hist_range_local" : "clscan_hist_even_local", args, k,
+                            shares * bands);
+    return st == CLSCAN_SUCCESS ? fold(ctx, p, rows, shares, bins, NULL, counts) : st;
 }
 
 /* One global row per launch of fewer than 2^32 elements, folded into counts; with more launches than
@@ -258,8 +274,8 @@ static clscan_status hist_run(clscan_context *ctx, cl_mem in, size_t n, clscan_t
         return st;
     if (n == 0)
         return fold(ctx, p, NULL, 0, bins, NULL, counts);
-    return local_path(ctx, p, n, bins) ? run_local(ctx, p, in, n, r, bins, counts)
-                                    : run_global(ctx, p, in, n, r, bins, counts);
+    const size_t band = local_band(ctx, p, n, bins);
+    return band ? run_local(ctx, p, in, n, r, bins, band, counts) : run_global(ctx, p, in, n, r, bins, counts);
 }
 
 clscan_status clscan__histogram_even_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, const void *lower,
