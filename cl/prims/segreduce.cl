@@ -95,9 +95,10 @@ CLSCAN_T clscan_sp_tile_aggregate(__global const void *src, __global const void 
 #define CLSCAN_SR_BITS CLSCAN_LOCAL_SR_BITS(CLSCAN_STREAMED, CLSCAN_WG_SIZE, CLSCAN_ITEMS)
 
 #if !defined(CLSCAN_ITEMS_STREAM)
-/* Held tiles: a bit for every element where a non-empty segment of [lo, hi) starts, then the group
- * loads the values; each work-item takes its run's bits. Returns the pairs before this work-item's;
- * ends past the group scan's barriers. */
+/* Held tiles: the group loads the values and sets a bit for every element where a non-empty segment of
+ * [lo, hi) starts; each work-item takes its run's bits. A work-item's first segment is read before the
+ * tile, so that those loads wait beside the tile's rather than before them. Returns the pairs before
+ * this work-item's; ends past the group scan's barriers. */
 clscan_seg_pair clscan_sr_tile_up(__global const CLSCAN_T *in, __global const ulong *offsets, ulong n, ulong base,
                                   ulong lo, ulong hi, clscan_wg_held v[CLSCAN_WG_HELD], uint hm[CLSCAN_SEG_WORDS],
                                   __local CLSCAN_T *tile, __local uint *bits, __local clscan_seg_scratch *s,
@@ -106,14 +107,18 @@ clscan_seg_pair clscan_sr_tile_up(__global const CLSCAN_T *in, __global const ul
     const uint lid = get_local_id(0);
     for (uint w = lid; w < CLSCAN_SR_BITS; w += CLSCAN_WG_SIZE)
         bits[w] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong k = lo + lid; k < hi; k += CLSCAN_WG_SIZE) {
-        const ulong start = clscan_sr_start(offsets, k, n);
-        if (clscan_sr_end(offsets, k, n) > start && start >= base && start - base < CLSCAN_TILE)
+    const ulong first = lo + lid;
+    const ulong first_start = first < hi ? clscan_sr_start(offsets, first, n) : 0;
+    const ulong first_end = first < hi ? clscan_sr_end(offsets, first, n) : 0;
+    clscan_wg_load_tile(in, base, n, v, tile);
+    barrier(CLK_LOCAL_MEM_FENCE);   /* the bits are zero (clscan_wg_load_tile may pass none: vector loads) */
+    for (ulong k = first; k < hi; k += CLSCAN_WG_SIZE) {
+        const ulong start = k == first ? first_start : clscan_sr_start(offsets, k, n);
+        const ulong end = k == first ? first_end : clscan_sr_end(offsets, k, n);
+        if (end > start && start >= base && start - base < CLSCAN_TILE)
             atomic_or(&bits[(start - base) / 32], 1u << ((start - base) % 32));
     }
-    barrier(CLK_LOCAL_MEM_FENCE);   /* (clscan_wg_load_tile may pass none: vector loads) */
-    clscan_wg_load_tile(in, base, n, v, tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
     for (uint w = 0; w < CLSCAN_SEG_WORDS; w++)
         hm[w] = 0;
     for (uint i = 0; i < CLSCAN_ITEMS; i++) {
