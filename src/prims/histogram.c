@@ -216,10 +216,12 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     cl_ulong n64 = n, per_group = clscan__tiles(clscan__tiles(n, shares), HIST_ALIGN) * HIST_ALIGN, bins64 = bins;
     clscan__arg args[16] = {CLSCAN__MEM(in), CLSCAN__VAL(n64), CLSCAN__VAL(per_group)};
     size_t k = 3 + rule_args(r, p->config.elem, &bins64, args + 3);
-    /* CPUs, integer elements: a local row a work-item, counted without atomics, where the group's rows
-     * take at most a quarter of the local memory. PoCL, 2 cores, 2^22 over 256 bins: bytes 4.9 -> 1.5 ms,
-     * int64 6.3 -> 3.7; floats and doubles took twice as long so (5.1 -> 10.6 ms), and keep the atomics. */
-    const cl_uint own = p->config.stream && !clscan__type_is_float(p->config.type) &&
+    /* CPUs: a local row a work-item, counted without atomics, where the group's rows take at most a
+     * quarter of the local memory. PoCL, 2 cores, 2^22 over 256 bins: bytes 4.9 -> 1.5 ms, int64 6.3 ->
+     * 3.7; floats and doubles took twice as long so in groups of 16 (5.1 -> 10.6 ms) and keep the
+     * atomics there, but CPUs count in groups of one work-item (src/tuning/histogram.c), whose row is
+     * the group's. */
+    const cl_uint own = p->config.stream && (!clscan__type_is_float(p->config.type) || wg == 1) &&
                         wg * band * sizeof(cl_uint) <= ctx->info.local_mem / 4;
     const cl_uint band32 = (cl_uint)band;
     args[k++] = CLSCAN__VAL(own);
@@ -265,7 +267,7 @@ static clscan_status run_global(clscan_context *ctx, const clscan__program *p, c
 static clscan_status hist_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, const hist_rule *r,
                               size_t bins, cl_mem counts)
 {
-    clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_HIST, type, CLSCAN_ADD, n, clscan__scan_tile(ctx, type));
+    clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_HIST, type, CLSCAN_ADD, n, clscan__hist_tile(ctx, type));
     if ((uint64_t)bins > UINT32_MAX)   /* bins numbered in ulong (histogram.cl); else in uint */
         clscan__config_define(&cfg, "CLSCAN_HIST_WIDE_BINS", NULL);
     clscan__program *p = NULL;

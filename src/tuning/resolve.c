@@ -130,6 +130,17 @@ clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type)
     return in_force(ctx, elem, clscan__table_compact_tile(&ctx->info, elem), compact_local_bytes);
 }
 
+/* The histograms' tile: the scan's, with the table's work-group unless the override sets one (their
+ * local memory is fitted by src/prims/histogram.c, to the bins). */
+clscan__tuning clscan__hist_tile(const clscan_context *ctx, clscan_type type)
+{
+    clscan__tuning t = clscan__scan_tile(ctx, type);
+    const unsigned wg = clscan__table_hist_wg(&ctx->info);
+    if (wg && !clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE))
+        t.wg_size = wg;
+    return t;
+}
+
 /* The sort's own local-memory fit is the sort's (src/prims/sort.c): it depends on its digits. */
 clscan__sort_tuning clscan__sort_tuning_for(const clscan_context *ctx, size_t key_bytes)
 {

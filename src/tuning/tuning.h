@@ -31,8 +31,9 @@ clscan_wg_algorithm clscan__table_wg(const clscan__device_info *dev, clscan_type
 /* Single-pass launches: work-groups a compute unit, each taking tile after tile (0: a group a tile). */
 unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev);
 
-/* ---- the other primitives' tables (compact.c, sort.c, sat.c) ----------------------------------- */
+/* ---- the other primitives' tables (compact.c, histogram.c, sort.c, sat.c) ----------------------------------- */
 clscan__tuning clscan__table_compact_tile(const clscan__device_info *dev, size_t elem);
+unsigned clscan__table_hist_wg(const clscan__device_info *dev);   /* 0: the scan's */
 typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; } clscan__sort_tuning;
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes);
 /* Summed-area tables: rows per band (0: the CPU shape), tiles a group from which three-pass tasks are
@@ -49,6 +50,7 @@ int clscan__vectors(const clscan_context *ctx, clscan_type type);
 int clscan__vec4(const clscan_context *ctx, clscan_type type);
 clscan__tuning clscan__scan_tile(const clscan_context *ctx, clscan_type type);
 clscan__tuning clscan__compact_tile(const clscan_context *ctx, clscan_type type);
+clscan__tuning clscan__hist_tile(const clscan_context *ctx, clscan_type type);
 clscan__tuning clscan__segscan_tile(const clscan_context *ctx, clscan_type type, size_t key_bytes);   /* 0: heads */
 clscan__tuning clscan__runs_tile(const clscan_context *ctx, clscan_type type, size_t key_bytes);
 clscan__tuning clscan__segreduce_tile(const clscan_context *ctx, clscan_type type);
