@@ -131,17 +131,23 @@ clscan_seg_pair clscan_sr_tile_up(__global const CLSCAN_T *in, __global const ul
 
 /* The results of tile t: each segment of [lo - 1, hi) that ends in the tile, and the identity for each
  * empty one of [lo, hi). GPUs: a segment's result is the scan's value at its last element, in local
- * memory (values). CPUs: a work-item a segment, its part of the tile folded from global memory after
- * prefix (what the tiles before gave the segment that started there). */
+ * memory (values), the segments taken in turn. CPUs: each work-item a run of consecutive segments, so
+ * that the tile is read once in order (segments in turn read it in CLSCAN_WG_SIZE interleaved passes),
+ * each segment's part of the tile folded from global memory after prefix (what the tiles before gave
+ * the segment that started there). */
 void clscan_sr_results(__global const CLSCAN_T *in, __global const ulong *offsets, __global CLSCAN_T *out, ulong n,
                        ulong base, ulong lo, ulong hi, CLSCAN_T prefix, __local const CLSCAN_T *values)
 {
+    const ulong from = lo > 0 ? lo - 1 : 0;
 #if defined(CLSCAN_ITEMS_STREAM)
     (void)values;
+    const ulong per = (hi > from ? hi - from + CLSCAN_WG_SIZE - 1 : 0) / CLSCAN_WG_SIZE;
+    const ulong first = from + get_local_id(0) * per, last = min(first + per, hi), step = 1;
 #else
     (void)in, (void)prefix;
+    const ulong first = from + get_local_id(0), last = hi, step = CLSCAN_WG_SIZE;
 #endif
-    for (ulong k = (lo > 0 ? lo - 1 : 0) + get_local_id(0); k < hi; k += CLSCAN_WG_SIZE) {
+    for (ulong k = first; k < last; k += step) {
         const ulong start = clscan_sr_start(offsets, k, n), end = clscan_sr_end(offsets, k, n);
         if (end == start) {
             if (k >= lo)
