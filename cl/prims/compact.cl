@@ -126,8 +126,8 @@ uint clscan_head_mask(__global const clscan_payload_t *in, ulong base, ulong n, 
                       __local uchar *heads)
 {
     const uint lid = get_local_id(0);
-#if defined(CLSCAN_PAYLOAD4)
     if (base > 0 && base + CLSCAN_TILE <= n) {
+#if defined(CLSCAN_PAYLOAD4)
         /* a whole tile after another, four elements a load and the one before them, all issued before
          * any is used; the four head bytes leave as a word */
         __global const CLSCAN_PAYLOAD4 *v = (__global const CLSCAN_PAYLOAD4 *)(in + base);
@@ -142,9 +142,7 @@ uint clscan_head_mask(__global const clscan_payload_t *in, ulong base, ulong n, 
         for (uint i = 0; i < CLSCAN_ITEMS / 4; i++)
             words[i * CLSCAN_WG_SIZE + lid] = (uint)(before[i] != at[i].s0) | (uint)(at[i].s0 != at[i].s1) << 8 |
                                               (uint)(at[i].s1 != at[i].s2) << 16 | (uint)(at[i].s2 != at[i].s3) << 24;
-    } else
-#endif
-    if (base > 0 && base + CLSCAN_TILE <= n) {
+#else
         /* a whole tile after another: the loads of a chunk are issued before any is used */
         for (uint i = 0; i < CLSCAN_ITEMS; i += CLSCAN_HEAD_CHUNK) {
             clscan_payload_t before[CLSCAN_HEAD_CHUNK], at[CLSCAN_HEAD_CHUNK];
@@ -156,6 +154,7 @@ uint clscan_head_mask(__global const clscan_payload_t *in, ulong base, ulong n, 
             for (uint j = 0; j < CLSCAN_HEAD_CHUNK; j++)
                 heads[(i + j) * CLSCAN_WG_SIZE + lid] = clscan_payload_differ(before[j], at[j]);
         }
+#endif
     } else {
         for (uint i = 0; i < CLSCAN_ITEMS; i++) {
             const uint p = i * CLSCAN_WG_SIZE + lid;
@@ -258,6 +257,13 @@ CLSCAN_T clscan_compact_rank(__global const clscan_payload_t *in, __global const
 
 #define CLSCAN_COMPACT_NO_REST ULONG_MAX   /* a compaction: only the kept elements are written */
 
+/* The place of m's lowest set bit (m != 0): unique's and run-length encoding's writes visit a mask's
+ * set bits from the lowest, clearing each (m &= m - 1). */
+uint clscan_lowest_bit(uint m)
+{
+    return 31 - clz(m & (0u - m));
+}
+
 /* Writes the tile's kept elements in order from out[start]; in a partition also the others, in order,
  * from out[rest + the others before them] (rest: how many all tiles keep; CLSCAN_COMPACT_NO_REST
  * otherwise). Work-items read ranks until they return: the next write to it must follow a barrier (the
@@ -299,7 +305,7 @@ void clscan_compact_write(__global const clscan_payload_t *in, __global const uc
     const ulong first = base + (ulong)lid * CLSCAN_ITEMS;
     for (uint w = 0; w < CLSCAN_FLAG_WORDS; w++)
         for (uint m = mask[w]; m != 0; m &= m - 1)
-            out[place++] = in[first + 32 * w + (31 - clz(m & (0u - m)))];
+            out[place++] = in[first + 32 * w + clscan_lowest_bit(m)];
 #else
     /* GPUs: every held element goes straight to its place. Element p = i * CLSCAN_WG_SIZE + lid of the
      * tile is bit p % CLSCAN_ITEMS of run p / CLSCAN_ITEMS; its place follows the kept elements of the runs
@@ -501,7 +507,7 @@ void clscan_compact_single_pass(__global const clscan_payload_t *in, __global ul
         ulong place = prefix.runs + rank;
         for (uint w = 0; w < CLSCAN_FLAG_WORDS; w++)
             for (uint m = mask[w]; m != 0; m &= m - 1) {
-                const uint at = (uint)first + 32 * w + (31 - clz(m & (0u - m)));
+                const uint at = (uint)first + 32 * w + clscan_lowest_bit(m);
                 out[place] = in[at];
                 if (place > 0)
                     lengths[place - 1] = at + 1u - before;
