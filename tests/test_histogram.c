@@ -4,10 +4,9 @@
  * bins than values) and at the type's extremes, 1, 2, 7 and 256 bins in local memory, 65536 and 24581 in
  * bands of local memory on GPUs (the last band narrower; CPUs count them in one band or in global memory),
  * and 2^20 in global memory (the quick tier: 65536 and 24581, at int32 and float), values on edges, just
- * outside, NaN and the
- * infinities, sizes 0, 1 and around a group's share, and in the item mode the policy does not pick;
- * counts poisoned before each run. Edges that do not
- * increase, and bad arguments: a status, nothing written, the context still working.
+ * outside, NaN and the infinities, sizes 0, 1 and around a group's share, and in the item mode the
+ * policy does not pick; counts poisoned before each run. Edges that do not increase, and bad arguments:
+ * a status, nothing written, the context still working.
  * $CLSCAN_TEST_SEED replays. */
 #include "prims/prims.h"
 #include "ref.h"
@@ -289,7 +288,7 @@ static void hist_type(clscan_type t, int big)
 {
     if (!clscan__device_supports_type(&ctx->info, t))
         skip();
-    const size_t wg = clscan__scan_tile(ctx, t).wg_size;
+    const size_t wg = clscan__hist_tile(ctx, t).wg_size;
     const size_t sizes[] = {0, 1, 2, wg - 1, 16 * wg - 1, 16 * wg + 1, 10007, ref_quick() ? 40013 : (1u << 21) + 7,
                             1 + ref_next(&rng) % 300000};
     const size_t small_bins[] = {1, 2, 7, 256}, big_bins[] = {65536, 24581, 1u << 20};

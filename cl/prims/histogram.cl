@@ -1,8 +1,8 @@
 /* clscan_histogram_even and clscan_histogram_range: each element's bin (an even split of [lower, upper),
  * or a bounded search of the edges) counted with uint atomics: in local memory per work-group when the
  * bins fit there (clscan_hist_*_local, each group's row to scratch), on GPUs also when a band of them
- * does (each group then counts one band of one share: the bands of a share read it from L2 after the
- * first), else in one global row per launch of fewer than 2^32 elements (clscan_hist_*_global).
+ * does (each group then counts one band of one share, finding every element's bin), else in one global
+ * row per launch of fewer than 2^32 elements (clscan_hist_*_global).
  * clscan_hist_fold sums rows into the ulong counts.
  * 64-bit atomics are not core OpenCL C 1.2, so no uint counter is ever given 2^32 elements. Bins are
  * numbered in uint, in ulong where the host asks for more than 2^32 - 1 of them (CLSCAN_HIST_WIDE_BINS):
@@ -139,12 +139,11 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, __g
     }
 }
 
-/* What counts x: its bin (BIN, a function-like macro of the value) less clscan_first_bin, where below clscan_width
- * (every kernel defines both: its band, or all bins; the bin of no bin wraps past every width),
- * incremented in counts, atomically;
- * on CPUs (streamed items) plainly where the work-item counts in a local row of its own (clscan_own,
- * which every kernel defines: the host's choice where a group's rows fit). PoCL spent 80% of a byte
- * histogram's time on the atomic increments (`lock incl`). */
+/* What counts x: its bin (BIN, a function-like macro of the value) less clscan_first_bin, where that is
+ * below clscan_width (every kernel defines both: its band, or all bins; CLSCAN_HIST_NONE wraps past every
+ * width), incremented in counts, atomically; on CPUs (streamed items) plainly where the work-item counts
+ * in a local row of its own (clscan_own, which every kernel defines: the host's choice where a group's
+ * rows fit). PoCL spent 80% of a byte histogram's time on the atomic increments (`lock incl`). */
 #if defined(CLSCAN_ITEMS_STREAM)
 #define CLSCAN_HIST_BUMP(counts, b)   \
     {                                 \
@@ -156,11 +155,11 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, __g
 #else
 #define CLSCAN_HIST_BUMP(counts, b) atomic_inc(&(counts)[b]);
 #endif
-#define CLSCAN_HIST_COUNT(BIN, x, counts)                    \
-    {                                                        \
+#define CLSCAN_HIST_COUNT(BIN, x, counts)                           \
+    {                                                               \
         const clscan_hist_bin clscan_b = BIN(x) - clscan_first_bin; \
-        if (clscan_b < clscan_width)                         \
-            CLSCAN_HIST_BUMP(counts, clscan_b)               \
+        if (clscan_b < clscan_width)                                \
+            CLSCAN_HIST_BUMP(counts, clscan_b)                      \
     }
 
 /* GPUs whose buffers start on 16 bytes (CLSCAN_VEC4) read 16-byte vectors of CLSCAN_HIST_W elements, one
@@ -229,28 +228,28 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, __g
 
 /* Group g counts band g % bands (band bins from the band's first, fewer in the last) of share g / bands
  * (per_group elements, fewer than 2^32, a multiple of 16; the bands of a share are neighbouring groups,
- * so they run together and read it from L2 after the first) into its local counts, and writes them to
- * their place in the share's row of the scratch. One band: the group's row, or with own (CPUs) each
- * work-item's. */
-#define CLSCAN_HIST_GROUP(BIN)                                                                  \
-    const uint clscan_own = own, bands = (uint)(((ulong)bins + band - 1) / band);               \
-    const uint group = (uint)get_group_id(0), share = group / bands;                            \
-    const clscan_hist_bin clscan_first_bin = (group - share * bands) * band;                    \
+ * so they tend to run together) into its local counts, and writes them to their place in the share's
+ * row of the scratch. One band: the group's row, or with own (CPUs) each work-item's. The band comes
+ * from a uint division: get_group_id's own % and / became an LLVM freeze that Oclgrind cannot run. */
+#define CLSCAN_HIST_GROUP(BIN)                                                                       \
+    const uint clscan_own = own, bands = (uint)(((ulong)bins + band - 1) / band);                    \
+    const uint group = (uint)get_group_id(0), share = group / bands;                                 \
+    const clscan_hist_bin clscan_first_bin = (group - share * bands) * band;                         \
     const clscan_hist_bin clscan_width = min((clscan_hist_bin)band, (clscan_hist_bin)bins - clscan_first_bin); \
-    clscan_hist_local_zero(counts, clscan_width, own);                                          \
-    __local uint *mine = own ? counts + get_local_id(0) * clscan_width : counts;                \
-    const ulong from = min((ulong)share * per_group, n);                                        \
-    const uint count = (uint)min(per_group, n - from);                                          \
-    (void)clscan_own;                                                                           \
-    CLSCAN_HIST_SPAN(BIN, from, count, get_local_id(0), CLSCAN_WG_SIZE, mine)                   \
+    clscan_hist_local_zero(counts, clscan_width, own);                                               \
+    __local uint *mine = own ? counts + get_local_id(0) * clscan_width : counts;                     \
+    const ulong from = min((ulong)share * per_group, n);                                             \
+    const uint count = (uint)min(per_group, n - from);                                               \
+    (void)clscan_own;                                                                                \
+    CLSCAN_HIST_SPAN(BIN, from, count, get_local_id(0), CLSCAN_WG_SIZE, mine)                        \
     clscan_hist_local_out(counts, clscan_width, own, rows + (ulong)share * bins + clscan_first_bin);
 
 /* Elements from .. from + count (count < 2^32, from a multiple of 16) over the whole launch into one
  * global row (fewer than 2^32 work-items), atomically. */
-#define CLSCAN_HIST_LAUNCH_SHARE(BIN)                                                \
-    const uint clscan_own = 0;                                                       \
-    const clscan_hist_bin clscan_first_bin = 0, clscan_width = (clscan_hist_bin)bins;      \
-    (void)clscan_own;                                                                \
+#define CLSCAN_HIST_LAUNCH_SHARE(BIN)                                                 \
+    const uint clscan_own = 0;                                                        \
+    const clscan_hist_bin clscan_first_bin = 0, clscan_width = (clscan_hist_bin)bins; \
+    (void)clscan_own;                                                                 \
     CLSCAN_HIST_SPAN(BIN, from, count, (uint)get_global_id(0), (uint)get_global_size(0), row)
 
 /* The bins of the even split and of edges (CLSCAN_HIST_EVEN_BIN, CLSCAN_HIST_RANGE_BIN), and as the

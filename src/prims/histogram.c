@@ -267,7 +267,8 @@ static clscan_status run_global(clscan_context *ctx, const clscan__program *p, c
 static clscan_status hist_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, const hist_rule *r,
                               size_t bins, cl_mem counts)
 {
-    clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_HIST, type, CLSCAN_ADD, n, clscan__hist_tile(ctx, type));
+    clscan__config cfg =
+        clscan__config_with(ctx, CLSCAN__PROGRAM_HIST, type, CLSCAN_ADD, n, clscan__hist_tile(ctx, type));
     if ((uint64_t)bins > UINT32_MAX)   /* bins numbered in ulong (histogram.cl); else in uint */
         clscan__config_define(&cfg, "CLSCAN_HIST_WIDE_BINS", NULL);
     clscan__program *p = NULL;

@@ -31,7 +31,7 @@ clscan_wg_algorithm clscan__table_wg(const clscan__device_info *dev, clscan_type
 /* Single-pass launches: work-groups a compute unit, each taking tile after tile (0: a group a tile). */
 unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev);
 
-/* ---- the other primitives' tables (compact.c, histogram.c, sort.c, sat.c) ----------------------------------- */
+/* ---- the other primitives' tables (compact.c, histogram.c, sort.c, sat.c) ---------------------- */
 clscan__tuning clscan__table_compact_tile(const clscan__device_info *dev, size_t elem);
 unsigned clscan__table_hist_wg(const clscan__device_info *dev);   /* 0: the scan's */
 typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; } clscan__sort_tuning;
