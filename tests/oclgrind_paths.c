@@ -521,14 +521,45 @@ static void sort_case(size_t n, int by_key, int one_digit, const char *what)
     free(keys), free(vals), free(want), free(got), free(gotv);
 }
 
-/* The multi-bit LSD sort, sort_by_key (also with a single pass and its copy home), and the 1-bit split
- * reference path. */
+/* clscan_sort_indices (argsort) or clscan_sort_ex by key of uint32 keys, descending by bits [b, e) of
+ * the keys: checked as the positions of the stable order of that field, reversed. */
+static void sort_options_case(size_t n, int indices, unsigned b, unsigned e, const char *what)
+{
+    if (skipped(what))
+        return;
+    const clscan_sort_options o = {1, b, e};
+    const uint32_t mask = (uint32_t)(((uint64_t)1 << (e - b)) - 1);
+    uint32_t *keys = malloc(n * 4), *vals = malloc(n * 4), *got = malloc(n * 4);
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (uint32_t)ref_next(&rng), vals[i] = (uint32_t)i;
+    cl_mem k = ref_buffer(ctx, n * 4, keys), v = ref_buffer(ctx, n * 4, indices ? NULL : vals);
+    clscan_status st = indices ? clscan_sort_indices(ctx, k, v, n, CLSCAN_UINT32, &o)
+                               : clscan_sort_ex(ctx, k, v, n, CLSCAN_UINT32, CLSCAN_UINT32, &o);
+    if (ok_status(st, what, n) && ref_read(ctx, v, n * 4, got)) {
+        int bad = 0;
+        for (size_t i = 0; !bad && i < n; i++) {
+            const uint32_t f = got[i] < n ? keys[got[i]] >> b & mask : 0, g = i > 0 ? keys[got[i - 1]] >> b & mask : 0;
+            bad = got[i] >= n || (i > 0 && (g < f || (g == f && got[i - 1] >= got[i])));
+        }
+        if (bad)
+            fail(what, n, "not the stable descending order of the field");
+    }
+    clReleaseMemObject(k);
+    clReleaseMemObject(v);
+    free(keys), free(vals), free(got);
+}
+
+/* The multi-bit LSD sort, sort_by_key (also with a single pass and its copy home), sort_ex and
+ * sort_indices descending by ranges of bits (overlapping digits, one bit: the split), and the 1-bit
+ * split reference path. */
 static void group_sort(void)
 {
     for (size_t i = 0; i < NSIZES; i++) {
         sort_case(sizes[i], 0, 0, "sort keys");
         sort_case(sizes[i], 1, 0, "sort_by_key");
         sort_case(sizes[i], 1, 1, "sort_by_key one digit");
+        sort_options_case(sizes[i], 1, 4, 27, "sort_indices descending, bits [4, 27)");
+        sort_options_case(sizes[i], 0, 9, 10, "sort_ex descending, bit 9");
     }
     clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_RADIX_BITS, 1);
     for (size_t i = 0; i < NSIZES; i++)

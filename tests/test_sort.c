@@ -353,6 +353,182 @@ static void test_sort_bad_arguments(void **state)
     clReleaseMemObject(k), clReleaseMemObject(v), clReleaseMemObject(short_k), clReleaseMemObject(ro);
 }
 
+/* ---- options: descending, ranges of bits, argsort ----------------------------------------------- */
+/* The key's unsigned image as the contract names it for ranges: unsigned as is, signed with the sign
+ * bit flipped, floats by the usual flip (negatives complemented, the sign set on the others). */
+static uint64_t contract_image(clscan_type type, const unsigned char *key)
+{
+    const size_t w = clscan_type_size(type);
+    const uint64_t sign = (uint64_t)1 << (8 * w - 1), all = w == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * w)) - 1;
+    uint64_t b = 0;
+    memcpy(&b, key, w);
+    if (type == CLSCAN_INT8 || type == CLSCAN_INT16 || type == CLSCAN_INT32 || type == CLSCAN_INT64)
+        return b ^ sign;
+    if (type == CLSCAN_FLOAT || type == CLSCAN_DOUBLE)
+        return (b & sign) ? ~b & all : b | sign;
+    return b;
+}
+
+static clscan_sort_options cmp_options;
+
+/* The order under cmp_options: (0, 0) the contract's order of every key, else the range's field of the
+ * contract image; descending reverses either; the position breaks ties (stable). */
+static int option_order(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb, w = clscan_type_size(cmp_type);
+    const clscan_sort_options *o = &cmp_options;
+    int c;
+    if (o->begin_bit == 0 && o->end_bit == 0)
+        c = key_order(cmp_type, cmp_keys + a * w, cmp_keys + b * w);
+    else {
+        const unsigned width = o->end_bit - o->begin_bit;
+        const uint64_t mask = width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << width) - 1;
+        const uint64_t x = contract_image(cmp_type, cmp_keys + a * w) >> o->begin_bit & mask;
+        const uint64_t y = contract_image(cmp_type, cmp_keys + b * w) >> o->begin_bit & mask;
+        c = (x > y) - (x < y);
+    }
+    c = o->descending ? -c : c;
+    return c ? c : (a > b) - (a < b);
+}
+
+/* One clscan_sort_ex (values: each key's position, as uint32) or clscan_sort_indices of n keys of the
+ * pattern under o; 1 when the keys (sort_ex: moved, sort_indices: untouched) and the values or indices
+ * match the reference. */
+static int options_one(size_t n, clscan_type kt, enum pattern p, const clscan_sort_options *o, int indices)
+{
+    const size_t kw = clscan_type_size(kt);
+    unsigned char *keys = malloc(n * kw + 8), *got_k = malloc(n * kw + 8);
+    uint32_t *pos = malloc(n * 4 + 8), *got_v = malloc(n * 4 + 8);
+    size_t *perm = malloc((n + 1) * sizeof *perm);
+    make_keys(keys, n, kt, p);
+    memset(pos, 0, n * 4 + 8);
+    for (size_t i = 0; i < n; i++)
+        pos[i] = (uint32_t)i, perm[i] = i;
+    /* sort_indices' indices poisoned, sort_ex's values each key's position */
+    cl_mem k = ref_buffer(ctx, n ? n * kw : 8, keys), v = ref_buffer(ctx, n ? n * 4 : 8, indices ? NULL : pos);
+    clscan_status st = indices ? clscan_sort_indices(ctx, k, v, n, kt, o) : clscan_sort_ex(ctx, k, v, n, kt, CLSCAN_UINT32, o);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s n=%zu %s %s bits [%u, %u)", indices ? "sort_indices" : "sort_ex",
+             ref_type_name(kt), n, pattern_names[p], o->descending ? "descending" : "ascending", o->begin_bit,
+             o->end_bit);
+    if (st != CLSCAN_SUCCESS)
+        fail_msg("%s: %s: %s", what, clscan_status_string(st), clscan_last_error(ctx));
+    assert_int_equal(ref_read(ctx, k, n * kw, got_k), 1);
+    assert_int_equal(ref_read(ctx, v, n * 4, got_v), 1);
+    cmp_keys = keys, cmp_type = kt, cmp_options = *o;
+    qsort(perm, n, sizeof *perm, option_order);
+    int ok = 1;
+    for (size_t i = 0; i < n && ok; i++) {
+        ok = got_v[i] == perm[i] && memcmp(got_k + i * kw, keys + (indices ? i : perm[i]) * kw, kw) == 0;
+        if (!ok)
+            print_error("%s: position %zu: value %u want %zu\n", what, i, got_v[i], perm[i]);
+    }
+    clReleaseMemObject(k), clReleaseMemObject(v);
+    free(keys), free(got_k), free(pos), free(got_v), free(perm);
+    return ok;
+}
+
+/* Ranges of every shape for a key of `bits` bits: a digit, one across digits, from a digit to the top,
+ * the whole key as a range, 3 bits (digits narrower than the table's), one bit (the split), empty. */
+static size_t option_ranges(unsigned bits, clscan_sort_options *out)
+{
+    const unsigned r[][2] = {{0, 0}, {0, 8}, {4, 12}, {8, bits}, {0, bits}, {5, 8}, {bits - 1, bits}, {6, 6}};
+    size_t count = 0;
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+        if (r[i][1] <= bits && r[i][0] <= r[i][1])
+            out[count++] = (clscan_sort_options){0, r[i][0], r[i][1]};
+    return count;
+}
+
+static int options_type(clscan_type kt, int indices)
+{
+    const unsigned bits = 8 * (unsigned)clscan_type_size(kt);
+    clscan__sort_tuning t = clscan__table_sort(&ctx->info, clscan_type_size(kt));
+    const size_t tile = (size_t)t.wg_size * t.items, sizes[] = {0, 1, 2, tile - 1, tile + 1, 10007};
+    const enum pattern patterns[] = {RANDOM, FEW, SPECIALS, EQUAL};
+    clscan_sort_options ranges[8];
+    const size_t count = option_ranges(bits, ranges);
+    int failures = 0;
+    for (int desc = 0; desc < 2; desc++)
+        for (size_t r = 0; r < count; r++)
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+                for (size_t q = 0; q < (ref_quick() && i < 5 ? 1u : 4u); q++) {
+                    clscan_sort_options o = ranges[r];
+                    o.descending = desc;
+                    failures += !options_one(sizes[i], kt, patterns[q], &o, indices);
+                }
+    return failures;
+}
+
+/* clscan_sort_ex descending and by ranges of bits, against the contract's order; the quick tier at
+ * uint32, int32, float and uint8, the full tier at every type. */
+static void test_sort_options(void **state)
+{
+    (void)state;
+    const clscan_type quick[] = {CLSCAN_UINT32, CLSCAN_INT32, CLSCAN_FLOAT, CLSCAN_UINT8};
+    int failures = 0;
+    for (int kt = CLSCAN_INT32; kt <= CLSCAN_UINT16; kt++) {
+        int in_tier = !ref_quick();
+        for (size_t q = 0; q < sizeof quick / sizeof quick[0]; q++)
+            in_tier |= quick[q] == (clscan_type)kt;
+        if (in_tier && supported((clscan_type)kt))
+            failures += options_type((clscan_type)kt, 0);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* clscan_sort_indices: the stable order's positions, the keys untouched; the quick tier at uint32, float
+ * and int64. */
+static void test_sort_indices(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (int kt = CLSCAN_INT32; kt <= CLSCAN_UINT16; kt++) {
+        const int in_tier = !ref_quick() || kt == CLSCAN_UINT32 || kt == CLSCAN_FLOAT || kt == CLSCAN_INT64;
+        if (in_tier && supported((clscan_type)kt))
+            failures += options_type((clscan_type)kt, 1);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* Options and argsort refused: ranges outside the key, indices that cannot hold n or overlap the keys,
+ * more than 2^32 keys; nothing written, the context working after. */
+static void test_sort_options_bad(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    uint32_t keys[N], poison[N], got[N];
+    for (size_t i = 0; i < N; i++)
+        keys[i] = (uint32_t)(N - i), poison[i] = 0xdeadbeefu;
+    cl_mem k = ref_buffer(ctx, sizeof keys, keys), ix = ref_buffer(ctx, sizeof poison, poison);
+    cl_mem short_ix = ref_buffer(ctx, sizeof poison - 4, poison);
+    const clscan_sort_options backwards = {0, 9, 8}, past = {0, 0, 33}, past64 = {1, 60, 65};
+    assert_int_equal(clscan_sort_ex(ctx, k, NULL, N, CLSCAN_UINT32, CLSCAN_UINT32, &backwards), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "[9, 8)"));
+    assert_int_equal(clscan_sort_ex(ctx, k, NULL, N, CLSCAN_UINT32, CLSCAN_UINT32, &past), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort_ex(ctx, k, NULL, N / 2, CLSCAN_UINT64, CLSCAN_UINT32, &past64), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort_indices(ctx, k, ix, N, CLSCAN_UINT32, &past), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort_indices(ctx, k, NULL, N, CLSCAN_UINT32, NULL), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "indices"));
+    assert_int_equal(clscan_sort_indices(ctx, k, short_ix, N, CLSCAN_UINT32, NULL), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(clscan_sort_indices(ctx, k, k, N, CLSCAN_UINT32, NULL), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "overlap"));
+    assert_int_equal(clscan_sort_indices(ctx, k, ix, (size_t)1 << 33, CLSCAN_UINT8, NULL), CLSCAN_INVALID_ARGUMENT);
+    assert_non_null(strstr(clscan_last_error(ctx), "2^32"));
+    assert_int_equal(clscan_sort_indices(NULL, k, ix, N, CLSCAN_UINT32, NULL), CLSCAN_INVALID_ARGUMENT);
+    assert_int_equal(ref_read(ctx, k, sizeof got, got), 1);
+    assert_memory_equal(got, keys, sizeof keys);
+    assert_int_equal(ref_read(ctx, ix, sizeof got, got), 1);
+    assert_memory_equal(got, poison, sizeof poison);
+    /* n == 0 writes nothing; then argsort works: keys N, N-1, ..., 1 sort to the positions N-1 .. 0. */
+    assert_int_equal(clscan_sort_indices(ctx, NULL, NULL, 0, CLSCAN_UINT32, NULL), CLSCAN_SUCCESS);
+    assert_int_equal(clscan_sort_indices(ctx, k, ix, N, CLSCAN_UINT32, NULL), CLSCAN_SUCCESS);
+    assert_int_equal(ref_read(ctx, ix, sizeof got, got), 1);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(got[i], N - 1 - i);
+    clReleaseMemObject(k), clReleaseMemObject(ix), clReleaseMemObject(short_ix);
+}
+
 /* argv[1], when given, is a cmocka name pattern: ctest runs the full tier in parts side by side. */
 int main(int argc, char **argv)
 {
@@ -363,7 +539,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sort_INT8), cmocka_unit_test(test_sort_UINT8),
         cmocka_unit_test(test_sort_INT16), cmocka_unit_test(test_sort_UINT16),
         cmocka_unit_test(test_sort_by_key), cmocka_unit_test(test_sort_other_paths),
-        cmocka_unit_test(test_sort_bad_arguments),
+        cmocka_unit_test(test_sort_bad_arguments), cmocka_unit_test(test_sort_options),
+        cmocka_unit_test(test_sort_indices), cmocka_unit_test(test_sort_options_bad),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

@@ -59,11 +59,15 @@ typedef uint clscan_hist_t;
 
 /* Order-preserving map of the key's bits to an unsigned integer. Floats: negatives below -0.0 below
  * +0.0 below positives, then NaNs by their bits (positive ones, then negative ones), so NaNs sort last
- * and the map stays a bijection that the output can undo. */
-clscan_key_t clscan_key_to_ordered(clscan_key_t b)
+ * and the map stays a bijection that the output can undo; under a range of bits (CLSCAN_SORT_FLIP) the
+ * usual flip instead, whose bits the range names (negatives complemented, the sign set on the others:
+ * negative NaNs go first there). */
+clscan_key_t clscan_key_image(clscan_key_t b)
 {
 #if defined(CLSCAN_SORT_KEY_SIGNED)
     return b ^ CLSCAN_KEY_SIGN;
+#elif defined(CLSCAN_SORT_KEY_FLOAT) && defined(CLSCAN_SORT_FLIP)
+    return (b & CLSCAN_KEY_SIGN) ? ~b : b ^ CLSCAN_KEY_SIGN;
 #elif defined(CLSCAN_SORT_KEY_FLOAT)
     if (b > (CLSCAN_KEY_SIGN | CLSCAN_FLOAT_INF))
         return b;                        /* negative NaN: already above every other image */
@@ -73,16 +77,38 @@ clscan_key_t clscan_key_to_ordered(clscan_key_t b)
 #endif
 }
 
-clscan_key_t clscan_key_from_ordered(clscan_key_t u)
+clscan_key_t clscan_key_unimage(clscan_key_t u)
 {
 #if defined(CLSCAN_SORT_KEY_SIGNED)
     return u ^ CLSCAN_KEY_SIGN;
+#elif defined(CLSCAN_SORT_KEY_FLOAT) && defined(CLSCAN_SORT_FLIP)
+    return (u & CLSCAN_KEY_SIGN) ? u ^ CLSCAN_KEY_SIGN : ~u;
 #elif defined(CLSCAN_SORT_KEY_FLOAT)
     if (u > (CLSCAN_KEY_SIGN | CLSCAN_FLOAT_INF))
         return u;
     return u > CLSCAN_FLOAT_INF ? u - CLSCAN_FLOAT_INF - 1 : ~(u + CLSCAN_FLOAT_MANT);
 #else
     return u;
+#endif
+}
+
+/* What the passes sort by: the image, or (CLSCAN_SORT_DESCENDING) its complement, whose ascending order
+ * is the image's descending one; equal keys stay equal, so the passes keep them stable either way. */
+clscan_key_t clscan_key_to_ordered(clscan_key_t b)
+{
+#if defined(CLSCAN_SORT_DESCENDING)
+    return ~clscan_key_image(b);
+#else
+    return clscan_key_image(b);
+#endif
+}
+
+clscan_key_t clscan_key_from_ordered(clscan_key_t u)
+{
+#if defined(CLSCAN_SORT_DESCENDING)
+    return clscan_key_unimage(~u);
+#else
+    return clscan_key_unimage(u);
 #endif
 }
 
@@ -334,5 +360,18 @@ void clscan_split_scatter(__global const clscan_key_t *keys, __global clscan_key
 #if defined(CLSCAN_SORT_VALUES)
         values_out[to] = values[i];
 #endif
+    }
+}
+
+/* What clscan_sort_indices sorts: index[i] = i (n <= 2^32) as the values, and (copy not NULL) a copy of
+ * the caller's keys, which the sort then reorders in place of theirs. */
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
+void clscan_sort_index_init(__global const clscan_key_t *keys, __global clscan_key_t *copy, __global uint *index,
+                            ulong n)
+{
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+        if (copy)
+            copy[i] = keys[i];
+        index[i] = (uint)i;
     }
 }

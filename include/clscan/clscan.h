@@ -235,6 +235,22 @@ CLSCAN_API clscan_status clscan_sort(clscan_context *ctx, cl_mem keys, size_t n,
  * overlap). Equal keys keep their values in their original order. */
 CLSCAN_API clscan_status clscan_sort_by_key(clscan_context *ctx, cl_mem keys, cl_mem values, size_t n, clscan_type key_type, clscan_type value_type);
 
+/* Sorting with options (0.2). */
+typedef struct clscan_sort_options {
+    int      descending;   /* 0: ascending; otherwise descending (still stable: equal keys keep their order) */
+    unsigned begin_bit;    /* sort by bits [begin_bit, end_bit) of the key's order-preserving unsigned image */
+    unsigned end_bit;      /* (unsigned: the key; signed: sign bit flipped; floats: the usual flip); */
+} clscan_sort_options;     /* 0, 0 means every bit. NULL options: ascending, every bit. */
+/* clscan_sort / clscan_sort_by_key under options; values may be NULL (keys only; value_type is then
+ * ignored); value_type any type, registered ones too. Descending is the reverse of the ascending
+ * order (NaNs first), stable. Keys equal in the range's bits keep their order; begin_bit == end_bit
+ * (other than 0, 0) sorts by nothing. A range outside the key is CLSCAN_INVALID_ARGUMENT. */
+CLSCAN_API clscan_status clscan_sort_ex(clscan_context *ctx, cl_mem keys, cl_mem values, size_t n, clscan_type key_type, clscan_type value_type, const clscan_sort_options *options);
+/* keys unchanged; indices receives n cl_uint (n <= 2^32) such that keys[indices[0]], keys[indices[1]], ... is
+ * the stable sorted order. A copy of the keys and the indices stay in the context's scratch; indices is
+ * written by the last command alone. */
+CLSCAN_API clscan_status clscan_sort_indices(clscan_context *ctx, cl_mem keys, cl_mem indices, size_t n, clscan_type key_type, const clscan_sort_options *options);
+
 /* Summed-area table of a row-major width x height image: out[y][x] = sum of in[j][i] for all j <= y,
  * i <= x (integer sums wrap). in == out is allowed. Enqueued; returns at once. On GPUs its look-back
  * status (32 bytes per column per band of 32 rows) stays in the context's scratch for later calls. */

@@ -1,4 +1,5 @@
-/* clscan_sort and clscan_sort_by_key: stable LSD radix sort, in place from the caller's view, through
+/* clscan_sort, clscan_sort_by_key and clscan_sort_ex (their options: descending, a range of the key's
+ * bits) and clscan_sort_indices: stable LSD radix sort, in place from the caller's view, through
  * two more key (and value) buffers kept in the context's scratch. The default takes RADIX_BITS a pass:
  * clscan_sort_hist, an exclusive scan of the digit-major counts (the scan dispatch), clscan_sort_scatter. The host
  * waits once, for the bits in which keys differ (8 bytes read after the first histogram, some 10-20 us
@@ -18,6 +19,9 @@ typedef struct sort_args {
     clscan_type key_type, value_type;
     int by_key;                 /* 0: keys only, values unused */
     size_t value_bytes;         /* registered value types too (sort_run) */
+    int descending, flip;       /* flip: a range was given (floats then take the usual flip's bits) */
+    unsigned begin, end;        /* the image's bits [begin, end) sorted by (sort_options) */
+    cl_mem values_out;          /* where the last pass writes the values (NULL: values): argsort's indices */
 } sort_args;
 
 /* Where keys (and values) travel: [0] the caller's A, [1] and [2] the scratch B and C; and the counts.
@@ -49,6 +53,10 @@ static void sort_defines(clscan__config *cfg, const sort_args *a)
         clscan__config_define(cfg, "CLSCAN_SORT_KEY_FLOAT", NULL);
     clscan__config_define_uint(cfg, "CLSCAN_SORT_VALUE_BYTES", a->by_key ? (unsigned)a->value_bytes : 0);
     clscan__config_define_uint(cfg, "CLSCAN_RADIX_BITS", cfg->param[RADIX_BITS]);
+    if (a->descending)
+        clscan__config_define(cfg, "CLSCAN_SORT_DESCENDING", NULL);
+    if (a->flip && clscan__type_is_float(key))   /* a range names bits of the usual flip (sort.cl) */
+        clscan__config_define(cfg, "CLSCAN_SORT_FLIP", NULL);
     if (cfg->param[HIST64])
         clscan__config_define(cfg, "CLSCAN_SORT_HIST64", NULL);
 }
@@ -62,7 +70,10 @@ static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
     cfg.vec_io = 0, cfg.vec4 = 0;
     while (cfg.wg_size > 1 && cfg.wg_size > ctx->info.max_wg)
         cfg.wg_size /= 2;
-    cfg.param[RADIX_BITS] = t.radix_bits;
+    /* Digits never read past the range (sort_lsd), so a range narrower than a digit takes narrower
+     * ones: the widest even count of bits it holds (ranking goes 2 bits a round), one bit the split. */
+    const unsigned width = a->end - a->begin, even = width & ~1u;
+    cfg.param[RADIX_BITS] = t.radix_bits <= width ? t.radix_bits : even ? even : 1;
     cfg.param[HIST64] = (unsigned)clscan__sort_hist64(a->n);
     /* Ranks are 16-bit fields: a tile stays under 65536 keys, and inside local memory (a work-group
      * of one ranks nothing: its tile only has to fit). */
@@ -106,6 +117,19 @@ static sort_route pass_route(unsigned i, unsigned count)
     return r;
 }
 
+/* The values' buffer `to` (0: A, where they go home: values_out where that is set), as the place that
+ * holds it (kernel arguments point at it). */
+static const cl_mem *values_to(const sort_args *a, const sort_buffers *b, unsigned to)
+{
+    return to == 0 && a->values_out ? &a->values_out : &b->values[to];
+}
+
+/* What a pass into `to` may write of the caller's: A's keys, or the values where they go elsewhere. */
+static cl_mem written_by(const sort_args *a, const sort_buffers *b, unsigned to)
+{
+    return to == 0 && a->values_out ? a->values_out : b->keys[to];
+}
+
 /* The keys' (and values') source and destination as kernel arguments. */
 static size_t pair_args(const sort_args *a, const sort_buffers *b, unsigned from, unsigned to, clscan__arg *args)
 {
@@ -114,8 +138,22 @@ static size_t pair_args(const sort_args *a, const sort_buffers *b, unsigned from
     args[count++] = CLSCAN__MEM(b->keys[to]);
     if (a->by_key) {
         args[count++] = CLSCAN__MEM(b->values[from]);
-        args[count++] = CLSCAN__MEM(b->values[to]);
+        args[count++] = CLSCAN__MEM(*values_to(a, b, to));
     }
+    return count;
+}
+
+/* clscan_sort_home's arguments: A (where the values go home) from B, and n. */
+static size_t home_args(const sort_args *a, const sort_buffers *b, const cl_ulong *n64, clscan__arg *args)
+{
+    size_t count = 0;
+    args[count++] = CLSCAN__MEM(b->keys[0]);
+    args[count++] = CLSCAN__MEM(b->keys[1]);
+    if (a->by_key) {
+        args[count++] = CLSCAN__MEM(*values_to(a, b, 0));
+        args[count++] = CLSCAN__MEM(b->values[1]);
+    }
+    args[count++] = CLSCAN__VAL(*n64);
     return count;
 }
 
@@ -169,7 +207,7 @@ static clscan_status lsd_scatter(clscan_context *ctx, const clscan__program *p, 
     args[count++] = CLSCAN__VAL(shift);
     args[count++] = CLSCAN__VAL(r.flags);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch_into(ctx, p, "clscan_sort_scatter", args, count, s->tiles, b->keys[r.to]);
+        st = clscan__launch_into(ctx, p, "clscan_sort_scatter", args, count, s->tiles, written_by(a, b, r.to));
     return st;
 }
 
@@ -184,14 +222,28 @@ static clscan_status read_varying(clscan_context *ctx, const sort_buffers *b, cl
     return CLSCAN_SUCCESS;
 }
 
-/* The shifts of the digits that vary (a pass of a digit equal in every key would move nothing). */
-static unsigned active_shifts(cl_ulong varying, unsigned key_bits, unsigned radix_bits, cl_uint *shifts)
+/* The shifts of the digits over bits [begin, end) (end - begin >= radix_bits): up from begin, the last
+ * one ending at end, where it overlaps the one before (sorting bits again that an earlier pass sorted
+ * keeps the order: the later pass is stable), so that no digit reads a bit outside the range; of
+ * those, the digits that vary (a pass of a digit equal in every key would move nothing). */
+static unsigned active_shifts(cl_ulong varying, unsigned begin, unsigned end, unsigned radix_bits, cl_uint *shifts)
 {
     unsigned count = 0;
-    for (cl_uint shift = 0; shift < key_bits; shift += radix_bits)
+    for (unsigned at = begin; at < end; at += radix_bits) {
+        const cl_uint shift = at + radix_bits > end ? end - radix_bits : at;
         if ((varying >> shift) & ((1u << radix_bits) - 1))
             shifts[count++] = shift;
+    }
     return count;
+}
+
+/* index[i] = i for i < n, and with copy a copy of keys (clscan_sort_index_init). */
+static clscan_status index_init(clscan_context *ctx, const clscan__program *p, cl_mem keys, cl_mem copy, cl_mem index,
+                                size_t n)
+{
+    const cl_ulong n64 = n;
+    const clscan__arg args[] = {CLSCAN__MEM(keys), CLSCAN__MEM(copy), CLSCAN__MEM(index), CLSCAN__VAL(n64)};
+    return clscan__launch(ctx, p, "clscan_sort_index_init", CLSCAN__ARGS(args), clscan__tiles(n, p->config.wg_size));
 }
 
 /* Multi-bit LSD: the first histogram (of the lowest digit, gathering `varying`), then only the passes
@@ -201,7 +253,6 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
 {
     const clscan__config *cfg = &p->config;
     const clscan__sort_shape shape = clscan__sort_geometry(a->n, (size_t)cfg->wg_size * cfg->items, cfg->param[RADIX_BITS]);
-    const unsigned key_bits = 8 * (unsigned)clscan_type_size(a->key_type);
     sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
     cl_ulong varying = 0;
     clscan_status st = sort_buffers_get(ctx, cfg, a, shape.counts, &b);
@@ -212,7 +263,8 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
     if (st == CLSCAN_SUCCESS)
         st = read_varying(ctx, &b, &varying);
     cl_uint shifts[64];
-    const unsigned count = st == CLSCAN_SUCCESS ? active_shifts(varying, key_bits, cfg->param[RADIX_BITS], shifts) : 0;
+    const unsigned count =
+        st == CLSCAN_SUCCESS ? active_shifts(varying, a->begin, a->end, cfg->param[RADIX_BITS], shifts) : 0;
     for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++) {
         const sort_route r = pass_route(i, count);
         if (shifts[i] != 0)
@@ -221,26 +273,27 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
             st = lsd_scatter(ctx, p, a, &b, r, shifts[i], &shape);
     }
     clscan__arg home[5];
-    size_t args = pair_args(a, &b, 0, 1, home);
     const cl_ulong n64 = a->n;
-    home[args++] = CLSCAN__VAL(n64);
+    const size_t args = home_args(a, &b, &n64, home);
     if (st == CLSCAN_SUCCESS && count == 1)
         st = clscan__launch(ctx, p, "clscan_sort_home", home, args, shape.tiles);
+    if (st == CLSCAN_SUCCESS && count == 0 && a->values_out)   /* argsort of equal keys: the identity */
+        st = index_init(ctx, p, NULL, NULL, a->values_out, a->n);
     return st;
 }
 
-/* The reference: a stable split a bit, routed like the LSD passes (A -> B, then B and C in turn, the
- * last bit back to A; the number of bits is even, never one). */
+/* The reference (and ranges of one bit): a stable split a bit of [begin, end), routed like the LSD
+ * passes (A -> B, then B and C in turn, the last bit back to A; one bit goes to B and home). */
 static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, const sort_args *a)
 {
     const clscan__config *cfg = &p->config;
-    const unsigned key_bits = 8 * (unsigned)clscan_type_size(a->key_type);
+    const unsigned bits = a->end - a->begin;
     const size_t groups = clscan__split_groups(a->n, (size_t)cfg->wg_size * cfg->items);
     sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
     clscan_status st = sort_buffers_get(ctx, cfg, a, a->n, &b);
     const cl_ulong n64 = a->n;
-    for (cl_uint bit = 0; st == CLSCAN_SUCCESS && bit < key_bits; bit++) {
-        const sort_route r = pass_route(bit, key_bits);
+    for (cl_uint bit = a->begin; st == CLSCAN_SUCCESS && bit < a->end; bit++) {
+        const sort_route r = pass_route(bit - a->begin, bits);
         clscan__arg scatter[9];
         size_t count = pair_args(a, &b, r.from, r.to, scatter);   /* from, to (keys, then values) */
         const clscan__arg mark[] = {scatter[0], CLSCAN__MEM(b.hist), CLSCAN__VAL(n64), CLSCAN__VAL(bit),
@@ -254,8 +307,12 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         scatter[count++] = CLSCAN__VAL(bit);
         scatter[count++] = CLSCAN__VAL(r.flags);
         if (st == CLSCAN_SUCCESS)
-            st = clscan__launch_into(ctx, p, "clscan_split_scatter", scatter, count, groups, b.keys[r.to]);
+            st = clscan__launch_into(ctx, p, "clscan_split_scatter", scatter, count, groups, written_by(a, &b, r.to));
     }
+    clscan__arg home[5];
+    const size_t args = home_args(a, &b, &n64, home);
+    if (st == CLSCAN_SUCCESS && bits == 1)
+        st = clscan__launch(ctx, p, "clscan_sort_home", home, args, clscan__tiles(a->n, cfg->wg_size));
     return st;
 }
 
@@ -295,7 +352,37 @@ static clscan_status check_sort(clscan_context *ctx, const sort_args *a, const c
     return st;
 }
 
-static clscan_status sort_run(clscan_context *ctx, const sort_args *call, const char *fn)
+/* The options into a (NULL, or a range of 0 and 0: ascending, every bit). A range must lie in the key:
+ * begin <= end <= its bits; begin == end sorts by nothing (the keys stay as they are). */
+static clscan_status take_options(clscan_context *ctx, const clscan_sort_options *o, sort_args *a, const char *fn)
+{
+    const unsigned key_bits = 8 * (unsigned)clscan_type_size(a->key_type);
+    a->descending = o && o->descending;
+    a->begin = o ? o->begin_bit : 0, a->end = o ? o->end_bit : 0;
+    a->flip = a->begin != 0 || a->end != 0;
+    if (!a->flip)
+        a->end = key_bits;
+    if (a->begin > a->end || a->end > key_bits)
+        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: bits [%u, %u) are not a range of a %u-bit key "
+                            "(begin_bit <= end_bit <= %u; 0 and 0: every bit)", fn, a->begin, a->end, key_bits, key_bits);
+    return CLSCAN_SUCCESS;
+}
+
+/* Lock held, arguments checked: the passes, where there is anything to sort. */
+static clscan_status sort_locked(clscan_context *ctx, const sort_args *a)
+{
+    if (a->n < 2 || a->begin == a->end)
+        return CLSCAN_SUCCESS;
+    clscan__config cfg = sort_config(ctx, a);
+    clscan__program *p = NULL;
+    clscan_status st = clscan__get_program(ctx, &cfg, &p);
+    if (st == CLSCAN_SUCCESS)
+        st = cfg.param[RADIX_BITS] == 1 ? sort_split(ctx, p, a) : sort_lsd(ctx, p, a);
+    return st;
+}
+
+static clscan_status sort_run(clscan_context *ctx, const sort_args *call, const clscan_sort_options *options,
+                              const char *fn)
 {
     if (!ctx)
         return CLSCAN_INVALID_ARGUMENT;
@@ -304,13 +391,11 @@ static clscan_status sort_run(clscan_context *ctx, const sort_args *call, const 
     const sort_args *a = &args;
     args.value_bytes = clscan__type_size(ctx, call->value_type);
     clscan_status st = check_sort(ctx, a, fn);
-    if (st == CLSCAN_SUCCESS && a->n > 1) {
-        clscan__config cfg = sort_config(ctx, a);
-        clscan__program *p = NULL;
-        st = clscan__get_program(ctx, &cfg, &p);
+    if (st == CLSCAN_SUCCESS)
+        st = take_options(ctx, options, &args, fn);
+    if (st == CLSCAN_SUCCESS) {
         clscan__outputs(ctx, a->keys, a->by_key ? a->values : NULL);
-        if (st == CLSCAN_SUCCESS)
-            st = cfg.param[RADIX_BITS] == 1 ? sort_split(ctx, p, a) : sort_lsd(ctx, p, a);
+        st = sort_locked(ctx, a);
         clscan__outputs(ctx, NULL, NULL);
     }
     pthread_mutex_unlock(&ctx->lock);
@@ -319,13 +404,72 @@ static clscan_status sort_run(clscan_context *ctx, const sort_args *call, const 
 
 clscan_status clscan_sort(clscan_context *ctx, cl_mem keys, size_t n, clscan_type type)
 {
-    const sort_args a = {keys, NULL, n, type, CLSCAN_UINT32, 0, 0};
-    return sort_run(ctx, &a, "clscan_sort");
+    return clscan_sort_ex(ctx, keys, NULL, n, type, CLSCAN_UINT32, NULL);
 }
 
 clscan_status clscan_sort_by_key(clscan_context *ctx, cl_mem keys, cl_mem values, size_t n, clscan_type key_type,
                                  clscan_type value_type)
 {
-    const sort_args a = {keys, values, n, key_type, value_type, 1, 0};
-    return sort_run(ctx, &a, "clscan_sort_by_key");
+    const sort_args a = {keys, values, n, key_type, value_type, 1, 0, 0, 0, 0, 0, NULL};
+    return sort_run(ctx, &a, NULL, "clscan_sort_by_key");
+}
+
+clscan_status clscan_sort_ex(clscan_context *ctx, cl_mem keys, cl_mem values, size_t n, clscan_type key_type,
+                             clscan_type value_type, const clscan_sort_options *options)
+{
+    const sort_args a = {keys, values, n, key_type, values ? value_type : CLSCAN_UINT32, values != NULL, 0, 0, 0, 0, 0,
+                         NULL};
+    return sort_run(ctx, &a, options, values ? "clscan_sort_ex" : "clscan_sort");
+}
+
+/* The checks of clscan_sort_indices, before anything is enqueued. */
+static clscan_status check_indices(clscan_context *ctx, const sort_args *a, cl_mem indices, const char *fn)
+{
+    clscan_status st = check_sort_type(ctx, a->key_type, 1, fn);
+    if (st == CLSCAN_SUCCESS && (uint64_t)a->n > (uint64_t)UINT32_MAX + 1)
+        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: n = %zu; cl_uint indices number at most 2^32 keys", fn,
+                          a->n);
+    if (st != CLSCAN_SUCCESS || a->n == 0)
+        return st;
+    const size_t kb = clscan_type_size(a->key_type);
+    st = clscan__check_buffer(ctx, a->keys, "keys", a->n, kb, 1, 0);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_buffer(ctx, indices, "indices", a->n, sizeof(cl_uint), 0, 1);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__check_overlap(ctx, a->keys, a->n * kb, indices, a->n * sizeof(cl_uint), 0);
+    return st;
+}
+
+/* Argsort: a copy of the keys sorted with their indices as values, which go home to indices (the
+ * caller's keys are only read; indices is written by the last command alone). */
+clscan_status clscan_sort_indices(clscan_context *ctx, cl_mem keys, cl_mem indices, size_t n, clscan_type key_type,
+                                  const clscan_sort_options *options)
+{
+    static const char fn[] = "clscan_sort_indices";
+    if (!ctx)
+        return CLSCAN_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    sort_args a = {keys, NULL, n, key_type, CLSCAN_UINT32, 1, sizeof(cl_uint), 0, 0, 0, 0, indices};
+    clscan_status st = check_indices(ctx, &a, indices, fn);
+    if (st == CLSCAN_SUCCESS)
+        st = take_options(ctx, options, &a, fn);
+    if (st == CLSCAN_SUCCESS && n > 0) {
+        const size_t kb = clscan_type_size(key_type);
+        st = clscan__scratch(ctx, "argsort keys", n * kb, &a.keys);
+        if (st == CLSCAN_SUCCESS)
+            st = clscan__scratch(ctx, "argsort indices", n * sizeof(cl_uint), &a.values);
+        clscan__config cfg = sort_config(ctx, &a);
+        clscan__program *p = NULL;
+        if (st == CLSCAN_SUCCESS)
+            st = clscan__get_program(ctx, &cfg, &p);
+        clscan__outputs(ctx, indices, NULL);
+        const int passes = n > 1 && a.begin < a.end;
+        if (st == CLSCAN_SUCCESS)   /* nothing to sort: the identity straight to indices */
+            st = passes ? index_init(ctx, p, keys, a.keys, a.values, n) : index_init(ctx, p, NULL, NULL, indices, n);
+        if (st == CLSCAN_SUCCESS && passes)
+            st = sort_locked(ctx, &a);
+        clscan__outputs(ctx, NULL, NULL);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
 }

@@ -377,6 +377,15 @@ static clscan_status run_sort_by_key(fixture *f)
 {
     return clscan_sort_by_key(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_UINT32);
 }
+static clscan_status run_sort_descending(fixture *f)
+{
+    const clscan_sort_options descending = {1, 0, 0};
+    return clscan_sort_ex(f->ctx, f->in, f->out, N, CLSCAN_INT32, CLSCAN_UINT32, &descending);
+}
+static clscan_status run_sort_indices(fixture *f)
+{
+    return clscan_sort_indices(f->ctx, f->in, f->out, N, CLSCAN_INT32, NULL);
+}
 static clscan_status run_reduce_async(fixture *f)
 {
     return clscan_reduce_async(f->ctx, f->in, N, CLSCAN_INT32, CLSCAN_ADD, f->out);
@@ -583,6 +592,33 @@ static int check_sort_by_key(fixture *f, char *msg, size_t len)
         if (values[i] < 0 || values[i] >= N || data_in[values[i]] != sorted_in[i] ||
             (i > 0 && sorted_in[i - 1] == sorted_in[i] && values[i - 1] >= values[i]))
             return snprintf(msg, len, "value %zu wrong", i), 0;
+    return 1;
+}
+
+/* Descending: the keys are sorted_in backwards, each value the index its key came from, increasing
+ * among equal keys (stable). */
+static int check_sort_descending(fixture *f, char *msg, size_t len)
+{
+    static int32_t keys[N], values[N];
+    if (!read_out(f, f->in, keys) || !read_out(f, f->out, values))
+        return snprintf(msg, len, "read failed"), 0;
+    for (size_t i = 0; i < N; i++)
+        if (keys[i] != sorted_in[N - 1 - i] || values[i] < 0 || values[i] >= N || data_in[values[i]] != keys[i] ||
+            (i > 0 && keys[i - 1] == keys[i] && values[i - 1] >= values[i]))
+            return snprintf(msg, len, "position %zu wrong", i), 0;
+    return 1;
+}
+
+/* Argsort: the keys untouched (the fixture checks in), out[i] the index of the i-th key in stable order. */
+static int check_sort_indices(fixture *f, char *msg, size_t len)
+{
+    static int32_t index[N];
+    if (!read_out(f, f->out, index))
+        return snprintf(msg, len, "read failed"), 0;
+    for (size_t i = 0; i < N; i++)
+        if (index[i] < 0 || index[i] >= N || data_in[index[i]] != sorted_in[i] ||
+            (i > 0 && sorted_in[i - 1] == sorted_in[i] && index[i - 1] >= index[i]))
+            return snprintf(msg, len, "index %zu wrong", i), 0;
     return 1;
 }
 
@@ -971,6 +1007,10 @@ static const op op_sort_by_key = {"sort by key", CLSCAN_STRATEGY_AUTO, 0, 2, SHA
                                   check_sort_by_key, NULL, NULL};
 static const op op_sort_one_digit = {"sort by key, one digit varies", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SMALL,
                                      run_sort_by_key, check_sort_by_key, NULL, NULL};
+static const op op_sort_descending = {"sort_ex descending, by key", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SMALL,
+                                      run_sort_descending, check_sort_descending, NULL, NULL};
+static const op op_sort_indices = {"sort_indices", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_sort_indices,
+                                   check_sort_indices, NULL, NULL};
 static const op op_sort_equal = {"sort by key, all keys equal", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SMALL,
                                  run_sort_by_key, check_sort_by_key, NULL, NULL};
 static const op op_sort_split = {"sort by key, split path", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SPLIT,
@@ -1115,6 +1155,9 @@ static void test_sort(void **state)
     walk(&op_sort_equal, FAULT_CL, NULL, CACHE_WARM);
     restore_keys();
     walk(&op_sort_split, FAULT_CL, "clEnqueueNDRangeKernel", CACHE_WARM);
+    walk(&op_sort_descending, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_sort_indices, FAULT_CL, NULL, CACHE_WARM);
+    walk(&op_sort_indices, FAULT_HOST, NULL, CACHE_WARM);
 }
 
 static void test_reduce_sat(void **state)
