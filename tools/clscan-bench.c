@@ -91,8 +91,9 @@ static int usage(FILE *f, int code)
             "own bytes read + written and next to its single-thread C loop; then clscan_reduce (add), whose\n"
             "rate counts bytes read only, clscan_compact (half the flags set) and clscan_summed_area_table\n"
             "(the n elements as a 2^ceil(k/2)-wide image), clscan_sort of random keys and (4-byte keys)\n"
-            "clscan_sort_by_key with uint32 values, whose rate is G keys/s and whose \"roof\" column is the\n"
-            "copy's time over theirs; single-thread C loops of each, and qsort up to 2^24, as CPU baselines.\n"
+            "clscan_sort_by_key with uint32 values, and (uint32) clscan_sort_ex descending and by bits\n"
+            "[0, 16), whose rate is G keys/s and whose \"roof\" column is the copy's time over theirs;\n"
+            "single-thread C loops of each, and qsort up to 2^24, as CPU baselines.\n"
             "Each figure is the median of\n"
             "--runs (default 20) calls + clFinish after a warm-up (the C loop: 3 runs above 2^24); every\n"
             "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
@@ -598,9 +599,24 @@ static int sort_matches(const unsigned char *got, const uint32_t *vals, const un
     return ok;
 }
 
+/* uint32 keys under clscan_sort_ex's options: non-increasing (descending), or by bits [begin, end)
+ * non-decreasing, and the same keys as before. */
+static int sort_ex_matches(const uint32_t *got, const uint32_t *keys, size_t n, const clscan_sort_options *o)
+{
+    const uint32_t mask = o->end_bit - o->begin_bit >= 32 ? 0xFFFFFFFFu : (1u << (o->end_bit - o->begin_bit)) - 1;
+    for (size_t i = 1; i < n; i++) {
+        const uint32_t a = o->begin_bit == o->end_bit ? got[i - 1] : got[i - 1] >> o->begin_bit & mask;
+        const uint32_t b = o->begin_bit == o->end_bit ? got[i] : got[i] >> o->begin_bit & mask;
+        if (o->descending ? a < b : a > b)
+            return 0;
+    }
+    return key_fingerprint((const unsigned char *)got, n, 4) == key_fingerprint((const unsigned char *)keys, n, 4);
+}
+
 /* Median seconds of clscan_sort (values == NULL) or clscan_sort_by_key on a fresh copy of src each
- * run; the copies are not timed. -1 if a call failed. */
-static double time_sort(const step *s, cl_mem src, cl_mem values, cl_mem values_src, int runs, double *t)
+ * run, or with options clscan_sort_ex of the keys; the copies are not timed. -1 if a call failed. */
+static double time_sort(const step *s, cl_mem src, cl_mem values, cl_mem values_src, int runs, double *t,
+                        const clscan_sort_options *sort_options)
 {
     cl_command_queue q = clscan_context_queue(s->ctx);
     const size_t bytes = s->n * clscan_type_size(s->type);
@@ -610,8 +626,9 @@ static double time_sort(const step *s, cl_mem src, cl_mem values, cl_mem values_
             clFinish(q) != CL_SUCCESS)
             return -1;
         double t0 = clscan__bench_seconds();
-        clscan_status st = values ? clscan_sort_by_key(s->ctx, s->out, values, s->n, s->type, CLSCAN_UINT32)
-                                  : clscan_sort(s->ctx, s->out, s->n, s->type);
+        clscan_status st = sort_options ? clscan_sort_ex(s->ctx, s->out, NULL, s->n, s->type, CLSCAN_UINT32, sort_options)
+                         : values     ? clscan_sort_by_key(s->ctx, s->out, values, s->n, s->type, CLSCAN_UINT32)
+                                      : clscan_sort(s->ctx, s->out, s->n, s->type);
         if (st != CLSCAN_SUCCESS || clscan_finish(s->ctx) != CLSCAN_SUCCESS)
             return -1;
         if (r >= 0)
@@ -651,7 +668,7 @@ static int bench_sort(const options *o, step *s, unsigned char *got, double *t, 
                            copy_s / sec, sec / launch_s, 1});
     }
     for (int kv = 0; kv < (elem == 4 ? 2 : 1); kv++) {
-        double sec = src && v && v_src ? time_sort(s, src, kv ? v : NULL, v_src, o->runs, t) : -1;
+        double sec = src && v && v_src ? time_sort(s, src, kv ? v : NULL, v_src, o->runs, t, NULL) : -1;
         int ok = sec > 0 &&
                  clEnqueueReadBuffer(clscan_context_queue(s->ctx), s->out, CL_TRUE, 0, bytes, got, 0, NULL, NULL) == CL_SUCCESS &&
                  (!kv || clEnqueueReadBuffer(clscan_context_queue(s->ctx), v, CL_TRUE, 0, s->n * 4, vals, 0, NULL, NULL) == CL_SUCCESS) &&
@@ -659,6 +676,18 @@ static int bench_sort(const options *o, step *s, unsigned char *got, double *t, 
         wrong += !ok;
         add_row(rep, (row){s->n, types[ti].name, kv ? "sort_by_key, uint32 values (Gkeys/s)" : "sort (Gkeys/s)",
                            sec * 1e3, sec > 0 ? keys_g / sec : 0, copy_s / sec, sec / launch_s, ok});
+    }
+    /* uint32 keys under options: descending, and by their low 16 bits (clscan_sort_ex). */
+    static const clscan_sort_options ex[] = {{1, 0, 0}, {0, 0, 16}};
+    static const char *const ex_names[] = {"sort_ex descending (Gkeys/s)", "sort_ex, bits [0, 16) (Gkeys/s)"};
+    for (size_t e = 0; s->type == CLSCAN_UINT32 && e < sizeof ex / sizeof ex[0]; e++) {
+        double sec = src && v && v_src ? time_sort(s, src, NULL, v_src, o->runs, t, &ex[e]) : -1;
+        int ok = sec > 0 &&
+                 clEnqueueReadBuffer(clscan_context_queue(s->ctx), s->out, CL_TRUE, 0, bytes, got, 0, NULL, NULL) == CL_SUCCESS &&
+                 sort_ex_matches((const uint32_t *)got, (const uint32_t *)keys, s->n, &ex[e]);
+        wrong += !ok;
+        add_row(rep, (row){s->n, types[ti].name, ex_names[e], sec * 1e3, sec > 0 ? keys_g / sec : 0, copy_s / sec,
+                           sec / launch_s, ok});
     }
     if (src) clReleaseMemObject(src);
     if (v) clReleaseMemObject(v);
