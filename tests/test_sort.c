@@ -491,6 +491,60 @@ static void test_sort_indices(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* clscan_sort_ex moving values of width vw (a built-in type or a registered one) with float keys,
+ * descending by bits [4, 30) of their image: each value must land where its key does. */
+static int options_values(size_t n, clscan_type vt, size_t vw)
+{
+    const clscan_sort_options o = {1, 4, 30};
+    unsigned char *keys = malloc(n * 4 + 8), *vals = malloc(n * vw + 8), *got = malloc(n * vw + 8);
+    size_t *perm = malloc((n + 1) * sizeof *perm);
+    make_keys(keys, n, CLSCAN_FLOAT, SPECIALS);
+    for (size_t i = 0; i < n * vw; i++)
+        vals[i] = (unsigned char)ref_next(&rng);
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    cl_mem k = ref_buffer(ctx, n * 4 + 8, keys), v = ref_buffer(ctx, n * vw + 8, vals);
+    clscan_status st = clscan_sort_ex(ctx, k, v, n, CLSCAN_FLOAT, vt, &o);
+    if (st != CLSCAN_SUCCESS)
+        fail_msg("sort_ex float keys, %zu-byte values, n=%zu: %s: %s", vw, n, clscan_status_string(st),
+                 clscan_last_error(ctx));
+    assert_int_equal(ref_read(ctx, v, n * vw, got), 1);
+    cmp_keys = keys, cmp_type = CLSCAN_FLOAT, cmp_options = o;
+    qsort(perm, n, sizeof *perm, option_order);
+    int ok = 1;
+    for (size_t i = 0; i < n && ok; i++)
+        if (!(ok = memcmp(got + i * vw, vals + perm[i] * vw, vw) == 0))
+            print_error("sort_ex float keys, %zu-byte values, n=%zu: value %zu misplaced\n", vw, n, i);
+    clReleaseMemObject(k), clReleaseMemObject(v);
+    free(keys), free(vals), free(got), free(perm);
+    return ok;
+}
+
+/* Values of every built-in type and of registered structs of 3, 12 and 24 bytes (arrays of uchar, uint
+ * and ulong), moved by clscan_sort_ex under options; the quick tier: uint64 and the 12-byte struct. */
+static void test_sort_options_values(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"sortv3", "sortv12", "sortv24"};
+    static const char *const decls[] = {"typedef struct { uchar b[3]; } sortv3;", "typedef struct { uint w[3]; } sortv12;",
+                                        "typedef struct { ulong w[3]; } sortv24;"};
+    static const size_t sizes[] = {3, 12, 24};
+    clscan__sort_tuning t = clscan__table_sort(&ctx->info, 4);
+    const size_t n_list[] = {(size_t)t.wg_size * t.items + 1, 10007};
+    int failures = 0;
+    for (int vt = CLSCAN_INT32; vt <= CLSCAN_UINT16; vt++)
+        for (size_t i = 0; i < 2 && supported((clscan_type)vt) && (!ref_quick() || vt == CLSCAN_UINT64); i++)
+            failures += !options_values(n_list[i], (clscan_type)vt, clscan_type_size((clscan_type)vt));
+    for (size_t r = ref_quick() ? 1 : 0; r < (ref_quick() ? 2u : 3u) && supported(CLSCAN_UINT64); r++) {
+        clscan_type t_user = (clscan_type)0;
+        if (clscan_register_type(ctx, names[r], decls[r], sizes[r], &t_user) != CLSCAN_SUCCESS)
+            fail_msg("registering %s: %s", names[r], clscan_last_error(ctx));
+        for (size_t i = 0; i < 2; i++)
+            failures += !options_values(n_list[i], t_user, sizes[r]);
+    }
+    assert_int_equal(failures, 0);
+}
+
 /* Options and argsort refused: ranges outside the key, indices that cannot hold n or overlap the keys,
  * more than 2^32 keys; nothing written, the context working after. */
 static void test_sort_options_bad(void **state)
@@ -540,7 +594,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sort_INT16), cmocka_unit_test(test_sort_UINT16),
         cmocka_unit_test(test_sort_by_key), cmocka_unit_test(test_sort_other_paths),
         cmocka_unit_test(test_sort_bad_arguments), cmocka_unit_test(test_sort_options),
-        cmocka_unit_test(test_sort_indices), cmocka_unit_test(test_sort_options_bad),
+        cmocka_unit_test(test_sort_indices), cmocka_unit_test(test_sort_options_values),
+        cmocka_unit_test(test_sort_options_bad),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
