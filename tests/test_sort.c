@@ -94,9 +94,12 @@ static void ref_sort_order(const unsigned char *keys, size_t n, clscan_type type
 }
 
 /* ---- key patterns ------------------------------------------------------------------------------ */
-enum pattern { RANDOM, FEW, EQUAL, SORTED, REVERSED, ONE_DIGIT, THREE_DIGITS, SPECIALS, PATTERNS };
+/* PATTERNS: those every sort test runs; the options tests add two values and 0.2-entropy keys (each
+ * bit set with probability 1/32: the AND of five random words). */
+enum pattern { RANDOM, FEW, EQUAL, SORTED, REVERSED, ONE_DIGIT, THREE_DIGITS, SPECIALS, PATTERNS, TWO = PATTERNS, SPARSE };
 static const char *const pattern_names[] = {"random", "few distinct", "all equal", "sorted", "reversed",
-                                            "one digit varies", "three digits vary", "specials"};
+                                            "one digit varies", "three digits vary", "specials", "two values",
+                                            "0.2-entropy"};
 
 static uint64_t special_key(clscan_type type, uint64_t r)
 {
@@ -129,6 +132,8 @@ static void make_keys(unsigned char *keys, size_t n, clscan_type type, enum patt
         uint64_t r = ref_next(&rng), k = r;
         switch (p) {
         case FEW: k = few[r % 5]; break;
+        case TWO: k = few[r & 1]; break;
+        case SPARSE: k = r & ref_next(&rng) & ref_next(&rng) & ref_next(&rng) & ref_next(&rng); break;
         case EQUAL: k = base; break;
         case ONE_DIGIT: k = base ^ ((r & 0xff) << (w > 1 ? 8 : 0)); break;
         case THREE_DIGITS: k = base ^ (r & (w == 4 ? 0xff00ff0full : 0x0f0000ff00000000ull)); break;
@@ -445,14 +450,14 @@ static int options_type(clscan_type kt, int indices)
     const unsigned bits = 8 * (unsigned)clscan_type_size(kt);
     clscan__sort_tuning t = clscan__table_sort(&ctx->info, clscan_type_size(kt));
     const size_t tile = (size_t)t.wg_size * t.items, sizes[] = {0, 1, 2, tile - 1, tile + 1, 10007};
-    const enum pattern patterns[] = {RANDOM, FEW, SPECIALS, EQUAL};
+    const enum pattern patterns[] = {RANDOM, FEW, SPECIALS, EQUAL, TWO, SPARSE};
     clscan_sort_options ranges[8];
     const size_t count = option_ranges(bits, ranges);
     int failures = 0;
     for (int desc = 0; desc < 2; desc++)
         for (size_t r = 0; r < count; r++)
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-                for (size_t q = 0; q < (ref_quick() && i < 5 ? 1u : 4u); q++) {
+                for (size_t q = 0; q < (ref_quick() && i < 5 ? 1u : sizeof patterns / sizeof patterns[0]); q++) {
                     clscan_sort_options o = ranges[r];
                     o.descending = desc;
                     failures += !options_one(sizes[i], kt, patterns[q], &o, indices);
