@@ -56,6 +56,22 @@ clscan_status clscan__segscan_total(clscan_context *ctx, cl_mem in, cl_mem heads
 clscan_status clscan__segscan_run(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n, clscan_type type,
                                   clscan_op op, int exclusive, const void *carry, int continues);
 
+/* ---- sorts (sort.c: the passes; sort_calls.c: the calls) ---------------------------------------- */
+typedef struct clscan__sort_args {
+    cl_mem keys, values;
+    size_t n;
+    clscan_type key_type, value_type;
+    int by_key;                 /* 0: keys only, values unused */
+    size_t value_bytes;         /* registered value types too */
+    int descending, flip;       /* flip: a range was given (floats then take the usual flip's bits) */
+    unsigned begin, end;        /* the image's bits [begin, end) sorted by (clscan_sort_options) */
+    cl_mem values_out;          /* where the last pass writes the values (NULL: values): argsort's indices */
+} clscan__sort_args;
+/* Lock held, arguments checked: the passes, where there is anything to sort. */
+clscan_status clscan__sort_passes(clscan_context *ctx, const clscan__sort_args *a);
+/* Lock held, arguments checked, n > 0: argsort of a's keys into a->values_out (written last). */
+clscan_status clscan__sort_argsort(clscan_context *ctx, const clscan__sort_args *a);
+
 /* ---- geometry: pure size arithmetic, checked to n = 2^40 by test_host -------------------------- */
 /* Reductions: tiles, tiles a group and groups for n elements at tile, at most 8 groups a compute unit
  * (reduce.c); all zero for n == 0. */

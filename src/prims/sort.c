@@ -1,11 +1,11 @@
-/* clscan_sort, clscan_sort_by_key and clscan_sort_ex (their options: descending, a range of the key's
- * bits) and clscan_sort_indices: stable LSD radix sort, in place from the caller's view, through
- * two more key (and value) buffers kept in the context's scratch. The default takes RADIX_BITS a pass:
- * clscan_sort_hist, an exclusive scan of the digit-major counts (the scan dispatch), clscan_sort_scatter. The host
- * waits once, for the bits in which keys differ (8 bytes read after the first histogram, some 10-20 us
- * against a sort of milliseconds): then it enqueues only the passes whose digit varies, and routes them
- * so that the caller's buffer is written by the last command alone and a failed call leaves it as it
- * was. The 1-bit split path (flags, exclusive scan, scatter, a pass a bit) is the readable reference. */
+/* The sorts' passes (the calls and their checks: sort_calls.c): stable LSD radix sort, in place from the
+ * caller's view, through two more key (and value) buffers kept in the context's scratch. The default
+ * takes RADIX_BITS a pass: clscan_sort_hist, an exclusive scan of the digit-major counts (the scan
+ * dispatch), clscan_sort_scatter. The host waits once, for the bits in which keys differ (8 bytes read
+ * after the first histogram, some 10-20 us against a sort of milliseconds): then it enqueues only the
+ * passes whose digit varies, and routes them so that the caller's buffer is written by the last command
+ * alone and a failed call leaves it as it was. The 1-bit split path (flags, exclusive scan, scatter, a
+ * pass a bit) is the readable reference. */
 #include "prims.h"
 #include "../../cl/core/sizes.clh"   /* the kernels' own formulas (a path from here: no include dir) */
 
@@ -13,16 +13,7 @@
 #define SORT_TRANSFORM_OUT 2u
 #define SORT_VARYING 4u
 
-typedef struct sort_args {
-    cl_mem keys, values;
-    size_t n;
-    clscan_type key_type, value_type;
-    int by_key;                 /* 0: keys only, values unused */
-    size_t value_bytes;         /* registered value types too (sort_run) */
-    int descending, flip;       /* flip: a range was given (floats then take the usual flip's bits) */
-    unsigned begin, end;        /* the image's bits [begin, end) sorted by (sort_options) */
-    cl_mem values_out;          /* where the last pass writes the values (NULL: values): argsort's indices */
-} sort_args;
+typedef clscan__sort_args sort_args;   /* prims.h: what a call asks of the passes */
 
 /* Where keys (and values) travel: [0] the caller's A, [1] and [2] the scratch B and C; and the counts.
  * All in place before anything is enqueued, so a failed allocation changes nothing. */
@@ -316,160 +307,38 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
     return st;
 }
 
-/* A key or value type: built-in (sorting moves bit patterns only, so double keys and values need 64-bit
- * integers on the device, not fp64), or, for values, registered with ctx (moved as bytes). Keys of a
- * registered type have no order the sort knows. */
-static clscan_status check_sort_type(clscan_context *ctx, clscan_type type, int is_key, const char *fn)
+/* The passes of program p: its digit width picks the LSD passes or the split. */
+static clscan_status run_passes(clscan_context *ctx, const clscan__program *p, const sort_args *a)
 {
-    const clscan__user_type *user = clscan__user_type_of(ctx, type);
-    if (user && is_key)
-        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s: keys of a registered type (%s) have no order to sort by; "
-                            "registered types are taken as values", fn, user->name);
-    if (user)
-        return CLSCAN_SUCCESS;
-    if (!clscan__type_valid(type))
-        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: unknown clscan_type %#x%s", fn, (unsigned)type,
-                            clscan__is_user_value((unsigned)type) ? " (not registered with this context)" : "");
-    if (clscan_type_size(type) == 8 && !ctx->info.int64)
-        return clscan__fail(ctx, CLSCAN_UNSUPPORTED, "%s has no 64-bit integer support", ctx->info.name);
-    return CLSCAN_SUCCESS;
+    return p->config.param[RADIX_BITS] == 1 ? sort_split(ctx, p, a) : sort_lsd(ctx, p, a);
 }
 
-/* Every check before anything is enqueued. */
-static clscan_status check_sort(clscan_context *ctx, const sort_args *a, const char *fn)
-{
-    clscan_status st = check_sort_type(ctx, a->key_type, 1, fn);
-    if (st == CLSCAN_SUCCESS && a->by_key)
-        st = check_sort_type(ctx, a->value_type, 0, fn);
-    if (st != CLSCAN_SUCCESS || a->n == 0)
-        return st;
-    size_t kb = clscan_type_size(a->key_type), vb = a->value_bytes;
-    st = clscan__check_buffer(ctx, a->keys, "keys", a->n, kb, 1, 1);
-    if (st == CLSCAN_SUCCESS && a->by_key)
-        st = clscan__check_buffer(ctx, a->values, "values", a->n, vb, 1, 1);
-    if (st == CLSCAN_SUCCESS && a->by_key)
-        st = clscan__check_overlap(ctx, a->keys, a->n * kb, a->values, a->n * vb, 0);
-    return st;
-}
-
-/* The options into a (NULL, or a range of 0 and 0: ascending, every bit). A range must lie in the key:
- * begin <= end <= its bits; begin == end sorts by nothing (the keys stay as they are). */
-static clscan_status take_options(clscan_context *ctx, const clscan_sort_options *o, sort_args *a, const char *fn)
-{
-    const unsigned key_bits = 8 * (unsigned)clscan_type_size(a->key_type);
-    a->descending = o && o->descending;
-    a->begin = o ? o->begin_bit : 0, a->end = o ? o->end_bit : 0;
-    a->flip = a->begin != 0 || a->end != 0;
-    if (!a->flip)
-        a->end = key_bits;
-    if (a->begin > a->end || a->end > key_bits)
-        return clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: bits [%u, %u) are not a range of a %u-bit key "
-                            "(begin_bit <= end_bit <= %u; 0 and 0: every bit)", fn, a->begin, a->end, key_bits, key_bits);
-    return CLSCAN_SUCCESS;
-}
-
-/* Lock held, arguments checked: the passes, where there is anything to sort. */
-static clscan_status sort_locked(clscan_context *ctx, const sort_args *a)
+clscan_status clscan__sort_passes(clscan_context *ctx, const sort_args *a)
 {
     if (a->n < 2 || a->begin == a->end)
         return CLSCAN_SUCCESS;
     clscan__config cfg = sort_config(ctx, a);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
+    return st == CLSCAN_SUCCESS ? run_passes(ctx, p, a) : st;
+}
+
+/* A copy of the keys sorted with their positions as values (clscan_sort_index_init writes both), whose
+ * home is values_out; where nothing needs sorting the positions go straight there. */
+clscan_status clscan__sort_argsort(clscan_context *ctx, const sort_args *call)
+{
+    sort_args a = *call;
+    const size_t n = a.n;
+    clscan_status st = clscan__scratch(ctx, "argsort keys", n * clscan_type_size(a.key_type), &a.keys);
     if (st == CLSCAN_SUCCESS)
-        st = cfg.param[RADIX_BITS] == 1 ? sort_split(ctx, p, a) : sort_lsd(ctx, p, a);
-    return st;
-}
-
-static clscan_status sort_run(clscan_context *ctx, const sort_args *call, const clscan_sort_options *options,
-                              const char *fn)
-{
-    if (!ctx)
-        return CLSCAN_INVALID_ARGUMENT;
-    pthread_mutex_lock(&ctx->lock);
-    sort_args args = *call;
-    const sort_args *a = &args;
-    args.value_bytes = clscan__type_size(ctx, call->value_type);
-    clscan_status st = check_sort(ctx, a, fn);
+        st = clscan__scratch(ctx, "argsort indices", n * sizeof(cl_uint), &a.values);
+    clscan__config cfg = sort_config(ctx, &a);
+    clscan__program *p = NULL;
     if (st == CLSCAN_SUCCESS)
-        st = take_options(ctx, options, &args, fn);
-    if (st == CLSCAN_SUCCESS) {
-        clscan__outputs(ctx, a->keys, a->by_key ? a->values : NULL);
-        st = sort_locked(ctx, a);
-        clscan__outputs(ctx, NULL, NULL);
-    }
-    pthread_mutex_unlock(&ctx->lock);
-    return st;
-}
-
-clscan_status clscan_sort(clscan_context *ctx, cl_mem keys, size_t n, clscan_type type)
-{
-    return clscan_sort_ex(ctx, keys, NULL, n, type, CLSCAN_UINT32, NULL);
-}
-
-clscan_status clscan_sort_by_key(clscan_context *ctx, cl_mem keys, cl_mem values, size_t n, clscan_type key_type,
-                                 clscan_type value_type)
-{
-    const sort_args a = {keys, values, n, key_type, value_type, 1, 0, 0, 0, 0, 0, NULL};
-    return sort_run(ctx, &a, NULL, "clscan_sort_by_key");
-}
-
-clscan_status clscan_sort_ex(clscan_context *ctx, cl_mem keys, cl_mem values, size_t n, clscan_type key_type,
-                             clscan_type value_type, const clscan_sort_options *options)
-{
-    const sort_args a = {keys, values, n, key_type, values ? value_type : CLSCAN_UINT32, values != NULL, 0, 0, 0, 0, 0,
-                         NULL};
-    return sort_run(ctx, &a, options, values ? "clscan_sort_ex" : "clscan_sort");
-}
-
-/* The checks of clscan_sort_indices, before anything is enqueued. */
-static clscan_status check_indices(clscan_context *ctx, const sort_args *a, cl_mem indices, const char *fn)
-{
-    clscan_status st = check_sort_type(ctx, a->key_type, 1, fn);
-    if (st == CLSCAN_SUCCESS && (uint64_t)a->n > (uint64_t)UINT32_MAX + 1)
-        st = clscan__fail(ctx, CLSCAN_INVALID_ARGUMENT, "%s: n = %zu; cl_uint indices number at most 2^32 keys", fn,
-                          a->n);
-    if (st != CLSCAN_SUCCESS || a->n == 0)
-        return st;
-    const size_t kb = clscan_type_size(a->key_type);
-    st = clscan__check_buffer(ctx, a->keys, "keys", a->n, kb, 1, 0);
+        st = clscan__get_program(ctx, &cfg, &p);
+    const int passes = n > 1 && a.begin < a.end;
     if (st == CLSCAN_SUCCESS)
-        st = clscan__check_buffer(ctx, indices, "indices", a->n, sizeof(cl_uint), 0, 1);
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__check_overlap(ctx, a->keys, a->n * kb, indices, a->n * sizeof(cl_uint), 0);
-    return st;
-}
-
-/* Argsort: a copy of the keys sorted with their indices as values, which go home to indices (the
- * caller's keys are only read; indices is written by the last command alone). */
-clscan_status clscan_sort_indices(clscan_context *ctx, cl_mem keys, cl_mem indices, size_t n, clscan_type key_type,
-                                  const clscan_sort_options *options)
-{
-    static const char fn[] = "clscan_sort_indices";
-    if (!ctx)
-        return CLSCAN_INVALID_ARGUMENT;
-    pthread_mutex_lock(&ctx->lock);
-    sort_args a = {keys, NULL, n, key_type, CLSCAN_UINT32, 1, sizeof(cl_uint), 0, 0, 0, 0, indices};
-    clscan_status st = check_indices(ctx, &a, indices, fn);
-    if (st == CLSCAN_SUCCESS)
-        st = take_options(ctx, options, &a, fn);
-    if (st == CLSCAN_SUCCESS && n > 0) {
-        const size_t kb = clscan_type_size(key_type);
-        st = clscan__scratch(ctx, "argsort keys", n * kb, &a.keys);
-        if (st == CLSCAN_SUCCESS)
-            st = clscan__scratch(ctx, "argsort indices", n * sizeof(cl_uint), &a.values);
-        clscan__config cfg = sort_config(ctx, &a);
-        clscan__program *p = NULL;
-        if (st == CLSCAN_SUCCESS)
-            st = clscan__get_program(ctx, &cfg, &p);
-        clscan__outputs(ctx, indices, NULL);
-        const int passes = n > 1 && a.begin < a.end;
-        if (st == CLSCAN_SUCCESS)   /* nothing to sort: the identity straight to indices */
-            st = passes ? index_init(ctx, p, keys, a.keys, a.values, n) : index_init(ctx, p, NULL, NULL, indices, n);
-        if (st == CLSCAN_SUCCESS && passes)
-            st = sort_locked(ctx, &a);
-        clscan__outputs(ctx, NULL, NULL);
-    }
-    pthread_mutex_unlock(&ctx->lock);
-    return st;
+        st = passes ? index_init(ctx, p, call->keys, a.keys, a.values, n)
+                    : index_init(ctx, p, NULL, NULL, a.values_out, n);
+    return st == CLSCAN_SUCCESS && passes ? run_passes(ctx, p, &a) : st;
 }
