@@ -20,17 +20,19 @@ typedef clscan__sort_args sort_args;   /* prims.h: what a call asks of the passe
 typedef struct sort_buffers { cl_mem keys[3], values[3], hist, varying; } sort_buffers;
 
 /* The program's parameters (clscan__config.param). */
-enum { RADIX_BITS, HIST64 };
+enum { RADIX_BITS, HIST64, BALLOT };
 
 /* Local memory clscan_sort_scatter declares: the tile of keys and their ranks, each digit's base and
- * start, and the group scan's scratch of packed counters (the largest a device may build). */
+ * start, the group scan's scratch of packed counters (the largest a device may build), and with ballots
+ * each warp's digit counters. */
 static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
 {
     size_t wg = cfg->wg_size, tile = CLSCAN_LOCAL_SORT_TILE(wg, cfg->items);
     size_t radix = (size_t)1 << cfg->param[RADIX_BITS];
     return tile * (clscan_type_size(a->key_type) + (a->by_key ? sizeof(cl_ushort) : 0)) +
            radix * (cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint)) + (radix + 1) * sizeof(cl_uint) +
-           CLSCAN_LOCAL_WG_SCAN_MAX(wg) * sizeof(cl_ulong);
+           CLSCAN_LOCAL_WG_SCAN_MAX(wg) * sizeof(cl_ulong) +
+           (cfg->param[BALLOT] ? wg / 32 * radix * sizeof(cl_uint) : 0);
 }
 
 /* The key's width and kind, the value's width, the digit bits and the count width as #defines. */
@@ -50,6 +52,8 @@ static void sort_defines(clscan__config *cfg, const sort_args *a)
         clscan__config_define(cfg, "CLSCAN_SORT_FLIP", NULL);
     if (cfg->param[HIST64])
         clscan__config_define(cfg, "CLSCAN_SORT_HIST64", NULL);
+    if (cfg->param[BALLOT])
+        clscan__config_define(cfg, "CLSCAN_SORT_BALLOT_PTX", NULL);
 }
 
 static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
@@ -66,6 +70,9 @@ static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
     const unsigned width = a->end - a->begin, even = width & ~1u;
     cfg.param[RADIX_BITS] = t.radix_bits <= width ? t.radix_bits : even ? even : 1;
     cfg.param[HIST64] = (unsigned)clscan__sort_hist64(a->n);
+    /* NVIDIA ranks by warp ballots (inline PTX) unless the override asks for the portable paths. */
+    cfg.param[BALLOT] = ctx->info.subgroups == CLSCAN__SG_NVIDIA_PTX && !clscan__tuned(ctx, CLSCAN_TUNE_PORTABLE) &&
+                        cfg.wg_size % 32 == 0;
     /* Ranks are 16-bit fields: a tile stays under 65536 keys, and inside local memory (a work-group
      * of one ranks nothing: its tile only has to fit). */
     while (cfg.items > 1 && ((cfg.wg_size > 1 && (size_t)cfg.wg_size * cfg.items >= 65536) ||
