@@ -1,8 +1,12 @@
-# ctest driver: install the build tree into a scratch prefix, then build and run consumer.c against
-# it twice: through find_package(clscan CONFIG) and through pkg-config; where clscan was built with MPI,
+# ctest driver: install the build tree into a scratch prefix (or take PREFIX), then build and run
+# consumer.c against it twice: through find_package(clscan CONFIG) and through pkg-config; where clscan was built with MPI,
 # consumer_mpi.c the same two ways (run as one MPI process). Fails on any step.
+# PREFIX (tests/packages.cmake): a tree installed already, here the packages unpacked under a root.
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
+if(DEFINED PREFIX)
+  set(prefix "${PREFIX}")
+endif()
 set(ENV{CLSCAN_CACHE_DIR} "${WORK_DIR}/cache")
 
 function(step)
@@ -13,7 +17,9 @@ function(step)
   endif()
 endfunction()
 
-step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
+if(NOT DEFINED PREFIX)
+  step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
+endif()
 step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/consumer" -B "${WORK_DIR}/cmake-build"
      "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}")
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/cmake-build")
