@@ -1,5 +1,5 @@
 /* Races in single-pass: many back-to-back scans of the same input at awkward sizes, each output
- * poisoned first and checked whole. A result that is right once and wrong later is a race between
+ * poisoned first and checked whole; and as many back-to-back sorts by key. A result that is right once and wrong later is a race between
  * work-groups (look-back, status words, tile counter, epochs). Integers must match exactly every time.
  * $CLSCAN_RACE_RUNS sets the runs per case (default 1000 on a GPU, 200 elsewhere). The quick tier (tier.h)
  * runs int32 alone. */
@@ -105,11 +105,56 @@ static void test_fallback_races(void **state)
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
 }
 
+/* Back-to-back sorts by key (issue 30): uint32 keys with their positions as values, sorted again from
+ * the same input every run and compared with a stable host sort; within a tile the ranking's warps
+ * (ballots on NVIDIA) and its local counters are where a race would show. */
+static int by_key_then_position(const void *x, const void *y)
+{
+    const uint32_t *a = x, *b = y;
+    return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static void test_sort_races(void **state)
+{
+    (void)state;
+    const size_t n = ref_quick() ? (1u << 16) + 123 : (1u << 20) + 123, bytes = n * sizeof(uint32_t);
+    uint32_t *keys = malloc(bytes), *pos = malloc(bytes), *pairs = malloc(2 * bytes), *got_k = malloc(bytes),
+             *got_v = malloc(bytes);
+    assert_true(keys && pos && pairs && got_k && got_v);
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = (uint32_t)ref_next(&rng) >> (i % 3 == 0 ? 16 : 0);   /* a third share their high half */
+        pos[i] = (uint32_t)i;
+        pairs[2 * i] = keys[i], pairs[2 * i + 1] = (uint32_t)i;
+    }
+    qsort(pairs, n, 2 * sizeof(uint32_t), by_key_then_position);
+    cl_mem k0 = ref_buffer(ctx, bytes, keys), v0 = ref_buffer(ctx, bytes, pos);
+    cl_mem k = ref_buffer(ctx, bytes, NULL), v = ref_buffer(ctx, bytes, NULL);
+    unsigned bad = 0;
+    for (unsigned r = 0; r < runs; r++) {
+        assert_int_equal(clEnqueueCopyBuffer(ctx->queue, k0, k, 0, 0, bytes, 0, NULL, NULL), CL_SUCCESS);
+        assert_int_equal(clEnqueueCopyBuffer(ctx->queue, v0, v, 0, 0, bytes, 0, NULL, NULL), CL_SUCCESS);
+        assert_int_equal(clscan_sort_by_key(ctx, k, v, n, CLSCAN_UINT32, CLSCAN_UINT32), CLSCAN_SUCCESS);
+        assert_int_equal(ref_read(ctx, k, bytes, got_k), 1);
+        assert_int_equal(ref_read(ctx, v, bytes, got_v), 1);
+        for (size_t i = 0; i < n; i++)
+            if (got_k[i] != pairs[2 * i] || got_v[i] != pairs[2 * i + 1]) {
+                if (bad++ < 3)
+                    print_error("run %u, sort_by_key n=%zu: position %zu holds (%u, %u), want (%u, %u)\n", r, n, i,
+                                got_k[i], got_v[i], pairs[2 * i], pairs[2 * i + 1]);
+                break;
+            }
+    }
+    clReleaseMemObject(k0), clReleaseMemObject(v0), clReleaseMemObject(k), clReleaseMemObject(v);
+    free(keys), free(pos), free(pairs), free(got_k), free(got_v);
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_single_pass_races),
         cmocka_unit_test(test_fallback_races),
+        cmocka_unit_test(test_sort_races),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
