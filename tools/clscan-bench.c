@@ -603,10 +603,10 @@ static int sort_matches(const unsigned char *got, const uint32_t *vals, const un
  * non-decreasing, and the same keys as before. */
 static int sort_ex_matches(const uint32_t *got, const uint32_t *keys, size_t n, const clscan_sort_options *o)
 {
-    const uint32_t mask = o->end_bit - o->begin_bit >= 32 ? 0xFFFFFFFFu : (1u << (o->end_bit - o->begin_bit)) - 1;
+    const unsigned width = o->begin_bit == o->end_bit ? 32 : o->end_bit - o->begin_bit;   /* 0 and 0: every bit */
+    const uint32_t mask = width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1;
     for (size_t i = 1; i < n; i++) {
-        const uint32_t a = o->begin_bit == o->end_bit ? got[i - 1] : got[i - 1] >> o->begin_bit & mask;
-        const uint32_t b = o->begin_bit == o->end_bit ? got[i] : got[i] >> o->begin_bit & mask;
+        const uint32_t a = got[i - 1] >> o->begin_bit & mask, b = got[i] >> o->begin_bit & mask;
         if (o->descending ? a < b : a > b)
             return 0;
     }

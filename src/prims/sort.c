@@ -32,7 +32,7 @@ static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
     return tile * (clscan_type_size(a->key_type) + (a->by_key ? sizeof(cl_ushort) : 0)) +
            radix * (cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint)) + (radix + 1) * sizeof(cl_uint) +
            CLSCAN_LOCAL_WG_SCAN_MAX(wg) * sizeof(cl_ulong) +
-           (cfg->param[BALLOT] ? wg / 32 * radix * sizeof(cl_uint) : 0);
+           (cfg->param[BALLOT] ? CLSCAN_LOCAL_SORT_COUNTS(wg, radix) * sizeof(cl_uint) : 0);
 }
 
 /* The key's width and kind, the value's width, the digit bits and the count width as #defines. */
@@ -141,9 +141,13 @@ static size_t pair_args(const sort_args *a, const sort_buffers *b, unsigned from
     return count;
 }
 
-/* clscan_sort_home's arguments: A (where the values go home) from B, and n. */
-static size_t home_args(const sort_args *a, const sort_buffers *b, const cl_ulong *n64, clscan__arg *args)
+/* After a single pass (A to B): clscan_sort_home copies B to A (the values to where they go home), the
+ * last command and the only one to write A, in `groups` groups. */
+static clscan_status copy_home(clscan_context *ctx, const clscan__program *p, const sort_args *a, const sort_buffers *b,
+                               size_t groups)
 {
+    const cl_ulong n64 = a->n;
+    clscan__arg args[5];
     size_t count = 0;
     args[count++] = CLSCAN__MEM(b->keys[0]);
     args[count++] = CLSCAN__MEM(b->keys[1]);
@@ -151,8 +155,8 @@ static size_t home_args(const sort_args *a, const sort_buffers *b, const cl_ulon
         args[count++] = CLSCAN__MEM(*values_to(a, b, 0));
         args[count++] = CLSCAN__MEM(b->values[1]);
     }
-    args[count++] = CLSCAN__VAL(*n64);
-    return count;
+    args[count++] = CLSCAN__VAL(n64);
+    return clscan__launch(ctx, p, "clscan_sort_home", args, count, groups);
 }
 
 /* Counts of n keys fit uint up to 2^32 - 1 (a digit count or an offset is at most n). */
@@ -270,11 +274,8 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
         if (st == CLSCAN_SUCCESS)
             st = lsd_scatter(ctx, p, a, &b, r, shifts[i], &shape);
     }
-    clscan__arg home[5];
-    const cl_ulong n64 = a->n;
-    const size_t args = home_args(a, &b, &n64, home);
     if (st == CLSCAN_SUCCESS && count == 1)
-        st = clscan__launch(ctx, p, "clscan_sort_home", home, args, shape.tiles);
+        st = copy_home(ctx, p, a, &b, shape.tiles);
     if (st == CLSCAN_SUCCESS && count == 0 && a->values_out)   /* argsort of equal keys: the identity */
         st = index_init(ctx, p, NULL, NULL, a->values_out, a->n);
     return st;
@@ -307,11 +308,15 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         if (st == CLSCAN_SUCCESS)
             st = clscan__launch_into(ctx, p, "clscan_split_scatter", scatter, count, groups, written_by(a, &b, r.to));
     }
-    clscan__arg home[5];
-    const size_t args = home_args(a, &b, &n64, home);
     if (st == CLSCAN_SUCCESS && bits == 1)
-        st = clscan__launch(ctx, p, "clscan_sort_home", home, args, clscan__tiles(a->n, cfg->wg_size));
+        st = copy_home(ctx, p, a, &b, clscan__tiles(a->n, cfg->wg_size));
     return st;
+}
+
+/* Whether a's keys need passes: two or more, and a range of at least one bit. */
+static int has_passes(const sort_args *a)
+{
+    return a->n > 1 && a->begin < a->end;
 }
 
 /* The passes of program p: its digit width picks the LSD passes or the split. */
@@ -322,7 +327,7 @@ static clscan_status run_passes(clscan_context *ctx, const clscan__program *p, c
 
 clscan_status clscan__sort_passes(clscan_context *ctx, const sort_args *a)
 {
-    if (a->n < 2 || a->begin == a->end)
+    if (!has_passes(a))
         return CLSCAN_SUCCESS;
     clscan__config cfg = sort_config(ctx, a);
     clscan__program *p = NULL;
@@ -343,7 +348,7 @@ clscan_status clscan__sort_argsort(clscan_context *ctx, const sort_args *call)
     clscan__program *p = NULL;
     if (st == CLSCAN_SUCCESS)
         st = clscan__get_program(ctx, &cfg, &p);
-    const int passes = n > 1 && a.begin < a.end;
+    const int passes = has_passes(&a);
     if (st == CLSCAN_SUCCESS)
         st = passes ? index_init(ctx, p, call->keys, a.keys, a.values, n)
                     : index_init(ctx, p, NULL, NULL, a.values_out, n);
