@@ -7,6 +7,7 @@
  * Each row's rate counts its own bytes read plus written; "roof" is that rate over the copy roof the
  * caller measured in the same run. */
 #include "bench_family.h"
+#include "bench_data.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,25 +246,7 @@ static int poison_out(const family *f)
 
 static void make_data(family *f)
 {
-    uint64_t x = 0x853C49E6748FEA9Bull;
-    uint32_t key = 0;
-    for (size_t i = 0; i < f->n; i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        f->host_values[i] = (int32_t)(x % 2001) - 1000;
-        f->host_heads[i] = (x >> 32) % 8 == 0;
-        f->host_half[i] = (x >> 40) % 2;
-        key += f->host_heads[i];
-        f->host_keys[i] = key * 2654435761u;   /* a new key at every head, equal ones in between */
-    }
-    /* Segments of 0 to 510 elements, 255 on average, the last one taking what is left. */
-    uint64_t pos = 0;
-    f->host_offsets[0] = 0;
-    for (size_t s = 1; s <= f->segs; s++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        pos += x % 511;
-        f->host_offsets[s] = s == f->segs || pos > f->n ? f->n : pos;
-        pos = f->host_offsets[s];
-    }
+    clscan__bench_family_data(f->n, f->host_values, f->host_heads, f->host_half, f->host_keys, f->segs, f->host_offsets);
 }
 
 static cl_mem upload(cl_context cl, size_t bytes, void *host)
@@ -290,11 +273,10 @@ int clscan__bench_family(clscan_context *ctx, size_t n, int runs, double *t, dou
     f.host_floats = malloc(n * 4), f.host_bytes = malloc(n);
     f.hist_want = malloc(HIST_MOST * 8), f.hist_got = malloc(HIST_MOST * 8);
     if (f.host_floats && f.host_bytes && f.hist_want && f.hist_got) {
-        uint64_t x = 0x9E3779B97F4A7C15ull;
+        uint64_t x = CLSCAN__BENCH_SEED_KEYS;
         for (size_t i = 0; i < n; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            f.host_floats[i] = (float)(x >> 40) / 8388608.0f - 1;   /* 24 bits: [-1, 1) */
-            f.host_bytes[i] = (uint8_t)(x >> 16);
+            clscan__bench_next(&x);
+            f.host_floats[i] = clscan__bench_unit_float(x), f.host_bytes[i] = clscan__bench_byte(x);
         }
         f.floats = upload(cl, n * 4, f.host_floats), f.bytes = upload(cl, n, f.host_bytes);
         f.counts = upload(cl, HIST_MOST * 8, NULL);

@@ -9,6 +9,7 @@
 #include "clscan/clscan.h"
 #include "clscan/clscan_tuning.h"
 #include "bench_family.h"
+#include "bench_data.h"
 #include "bench_mpi.h"
 #include <float.h>
 #include <math.h>
@@ -348,10 +349,9 @@ static double median_time(int (*fn)(const step *), const step *s, int runs, doub
 /* ---- data and verification ---------------------------------------------------------------------- */
 static void fill(void *data, size_t n, clscan_type type)
 {
-    uint64_t s = 88172645463325252ull;
+    uint64_t s = CLSCAN__BENCH_SEED_VALUES;
     for (size_t i = 0; i < n; i++) {
-        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-        int v = (int)(s % 2001) - 1000;
+        int v = clscan__bench_value(clscan__bench_next(&s));
         switch (type) {
         case CLSCAN_INT8: case CLSCAN_UINT8: ((uint8_t *)data)[i] = (uint8_t)v; break;
         case CLSCAN_INT16: case CLSCAN_UINT16: ((uint16_t *)data)[i] = (uint16_t)v; break;
@@ -527,9 +527,9 @@ static cl_kernel make_noop(clscan_context *ctx, cl_program *prog)
  * test suite's business, not the benchmark's). */
 static void random_keys(unsigned char *keys, size_t n, clscan_type type)
 {
-    uint64_t x = 0x9E3779B97F4A7C15ull;
+    uint64_t x = CLSCAN__BENCH_SEED_KEYS;
     for (size_t i = 0; i < n; i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        clscan__bench_next(&x);
         if (type == CLSCAN_FLOAT) {
             float f = (float)((int64_t)(x >> 11) - ((int64_t)1 << 52)) * 0x1p-40f;
             memcpy(keys + 4 * i, &f, 4);
@@ -1036,11 +1036,9 @@ int main(int argc, char **argv)
     void *in = malloc(max_n * widest), *ref = malloc((max_n + 1) * widest), *got = malloc(max_n * widest);
     double *t = malloc(sizeof *t * (size_t)o.runs + 3 * sizeof *t);
     unsigned char *flags = malloc(max_n);
-    uint64_t bits = 0x9E3779B97F4A7C15ull;
-    for (size_t i = 0; flags && i < max_n; i++) {
-        bits ^= bits << 13, bits ^= bits >> 7, bits ^= bits << 17;
-        flags[i] = bits >> 63;
-    }
+    uint64_t bits = CLSCAN__BENCH_SEED_KEYS;
+    for (size_t i = 0; flags && i < max_n; i++)
+        flags[i] = clscan__bench_flag(clscan__bench_next(&bits));
     s.host_flags = flags;
     if (!s.noop || !in || !ref || !got || !t || !flags) {
         fprintf(stderr, "clscan-bench: setup failed (host memory for 2^%d elements, or the trivial kernel)\n", o.max_log);
