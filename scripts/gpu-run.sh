@@ -6,6 +6,10 @@
 # BENCH_ARGS="..." runs clscan-bench with those arguments afterwards (several runs: separate them
 # with '|'; CSV and JSON into $OUT). MPI_RUNS="np:args|np:args" runs mpirun -np np clscan-bench --mpi
 # args afterwards, each rank on its own GPU (CLSCAN_DEVICE unset for them), into $OUT/mpi-*.txt.
+# PEERS="..." builds the peer programs (Boost.Compute from a carried libboost*-dev package, CUB with
+# the machine's nvcc) and runs bench/peers/compare.sh with those arguments last, into $OUT/peers.
+# BUILD_DIR=... builds there instead of /tmp/build (a path the repository ignores, such as
+# build-gpu, outlives the call while the machine stays warm).
 set -u -o pipefail
 OUT=${OUT:-/tmp/clscan-gpu-out}
 mkdir -p "$OUT" /etc/OpenCL/vendors
@@ -15,17 +19,20 @@ for f in .deps/*.deb; do dpkg -x "$f" /tmp/cm; done
 export LD_LIBRARY_PATH=/tmp/cm/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 extra=()
+[[ -d /usr/local/cuda/bin ]] && export PATH=$PATH:/usr/local/cuda/bin
+[[ -n ${PEERS+set} ]] && extra+=(-DCLSCAN_PEERS=ON)
 if ! ls /usr/lib/x86_64-linux-gnu/libOpenCL.so >/dev/null 2>&1; then   # only the runtime .so.1 is there
   lib=$(ls /usr/lib/x86_64-linux-gnu/libOpenCL.so.1* /usr/local/cuda/lib64/libOpenCL.so* 2>/dev/null | head -1)
   extra+=("-DOpenCL_LIBRARY=$lib")
 fi
 src=$(pwd)
-cmake -S "$src" -B /tmp/build -DCMAKE_PREFIX_PATH=/tmp/cm/usr -DCLSCAN_WERROR=ON "${extra[@]}" >"$OUT/configure.log" 2>&1 \
+build=${BUILD_DIR:-/tmp/build}
+cmake -S "$src" -B "$build" -DCMAKE_PREFIX_PATH=/tmp/cm/usr -DCLSCAN_WERROR=ON "${extra[@]}" >"$OUT/configure.log" 2>&1 \
   || { tail -30 "$OUT/configure.log"; exit 1; }
-cmake --build /tmp/build -j16 >"$OUT/build.log" 2>&1 || { grep -E 'error|warning' "$OUT/build.log" | head -30; exit 1; }
+cmake --build "$build" -j16 >"$OUT/build.log" 2>&1 || { grep -E 'error|warning' "$OUT/build.log" | head -30; exit 1; }
 grep -c warning "$OUT/build.log" | sed 's/^/build warnings: /'
 
-cd /tmp/build
+cd "$build"
 ./clscan-info >"$OUT/info.txt" 2>&1; cat "$OUT/info.txt" | head -40
 export CLSCAN_DEVICE=${CLSCAN_DEVICE:-gpu}
 export CLSCAN_CACHE_DIR=/tmp/clscan-cache
@@ -59,4 +66,9 @@ for run in "${mpi_runs[@]}"; do
     >"$OUT/mpi-$k.txt" 2>&1 || rc=1
   tail -${BENCH_LINES:-12} "$OUT/mpi-$k.txt"
 done
+if [[ -n ${PEERS+set} ]]; then
+  echo "== bench/peers/compare.sh $PEERS"
+  # shellcheck disable=SC2086
+  (cd "$src" && bench/peers/compare.sh --build "$build" --out "$OUT/peers" $PEERS) 2>&1 | tail -24 || rc=1
+fi
 exit $rc
