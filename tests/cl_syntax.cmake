@@ -248,8 +248,9 @@ check("${sort}" "sort, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCL
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
-# NVIDIA's ranking by warp ballots (inline PTX), keys alone and with values, and 6-bit digits
-foreach(values 0 8)
+# NVIDIA's ranking by warp ballots (inline PTX), keys alone, values moved beside them (1, 3, 4 bytes) or
+# gathered (8), and 6-bit digits
+foreach(values 0 1 3 4 8)
   check("${sort}" "sort, NVIDIA ballots" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT64
         -DCLSCAN_SORT_KEY_BYTES=4 -DCLSCAN_SORT_VALUE_BYTES=${values} -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16
         -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SORT_BALLOT_PTX)
@@ -263,4 +264,4 @@ foreach(key "-DCLSCAN_SORT_KEY_BYTES=4;-DCLSCAN_SORT_KEY_FLOAT" "-DCLSCAN_SORT_K
   check("${sort}" "sort, descending" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 ${key} -DCLSCAN_SORT_VALUE_BYTES=4
         -DCLSCAN_RADIX_BITS=6 -DCLSCAN_ITEMS=16 -DCLSCAN_SORT_DESCENDING -DCLSCAN_SORT_FLIP)
 endforeach()
-message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42 and unique and run-length encoding in 42, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the histograms in 11, the sort program in 43")
+message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42 and unique and run-length encoding in 42, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the histograms in 11, the sort program in 46")

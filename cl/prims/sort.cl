@@ -57,9 +57,10 @@ void clscan_sort_hist(__global const clscan_key_t *keys, __global clscan_hist_t 
 }
 
 /* A ranked tile (tile[] in digit order, start[d] where digit d begins in it) to its places: key j of
- * digit d goes to base_of[d] + (j - start[d]), and its value after it from the tile's origin order[j].
+ * digit d goes to base_of[d] + (j - start[d]), and its value after it: moved[j] itself, or from the
+ * key's origin in the tile, moved[j].
  * Out coalesced: neighbours in the sorted tile mostly share a digit, so their places are neighbours too. */
-void clscan_sort_write_tile(__local const clscan_key_t *tile, __local const ushort *order,
+void clscan_sort_write_tile(__local const clscan_key_t *tile, __local const clscan_moved_t *moved,
                             __local const clscan_hist_t *base_of, __local const uint *start,
                             __global clscan_key_t *keys_out,
 #if defined(CLSCAN_SORT_VALUES)
@@ -75,8 +76,10 @@ void clscan_sort_write_tile(__local const clscan_key_t *tile, __local const usho
             uint d = clscan_digit_of(key, shift);
             ulong to = base_of[d] + (j - start[d]);
             keys_out[to] = clscan_out_key(key, flags);
-#if defined(CLSCAN_SORT_VALUES)
-            values_out[to] = values[base + order[CLSCAN_PAD(j)]];
+#if defined(CLSCAN_SORT_EXCHANGE)
+            values_out[to] = moved[CLSCAN_PAD(j)];
+#elif defined(CLSCAN_SORT_VALUES)
+            values_out[to] = values[base + moved[CLSCAN_PAD(j)]];
 #endif
         }
     }
@@ -94,9 +97,11 @@ void clscan_sort_scatter(__global const clscan_key_t *keys, __global clscan_key_
 {
     __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];
 #if defined(CLSCAN_SORT_VALUES)
-    __local ushort clscan_order[CLSCAN_SORT_TILE_LOCAL];
+    __local clscan_moved_t clscan_order[CLSCAN_SORT_TILE_LOCAL];
+    __global const void *ranked_values = values;
 #else
-    __local ushort *clscan_order = 0;
+    __local clscan_moved_t *clscan_order = 0;
+    __global const void *ranked_values = 0;
 #endif
     __local clscan_hist_t clscan_base_of[CLSCAN_RADIX];
     __local uint clscan_start[CLSCAN_RADIX + 1];
@@ -127,8 +132,8 @@ void clscan_sort_scatter(__global const clscan_key_t *keys, __global clscan_key_
         const uint len = n - base < CLSCAN_TILE ? (uint)(n - base) : CLSCAN_TILE;
         for (uint d = lid; d < CLSCAN_RADIX; d += CLSCAN_WG_SIZE)
             clscan_base_of[d] = offsets[(ulong)d * num_tiles + t];
-        clscan_rank_tile(keys, base, len, shift, flags, clscan_tile, clscan_order, clscan_start, clscan_scratch,
-                         clscan_counts);
+        clscan_rank_tile(keys, ranked_values, base, len, shift, flags, clscan_tile, clscan_order, clscan_start,
+                         clscan_scratch, clscan_counts);
         clscan_sort_write_tile(clscan_tile, clscan_order, clscan_base_of, clscan_start, keys_out,
 #if defined(CLSCAN_SORT_VALUES)
                                values, values_out,

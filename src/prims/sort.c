@@ -22,17 +22,20 @@ typedef struct sort_buffers { cl_mem keys[3], values[3], hist, varying; } sort_b
 /* The program's parameters (clscan__config.param). */
 enum { RADIX_BITS, HIST64, BALLOT };
 
-/* Local memory clscan_sort_scatter declares: the tile of keys and their ranks, each digit's base and
- * start, the group scan's scratch of packed counters (the largest a device may build), and with ballots
- * each warp's digit counters. */
+/* Local memory clscan_sort_scatter declares: the tile of keys and beside them their origins (or, with
+ * ballots, values of up to 4 bytes themselves), each digit's base and start, the group scan's scratch of
+ * packed counters (the largest a device may build), and with ballots each warp's digit counters (two a
+ * word where the values move). */
 static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
 {
     size_t wg = cfg->wg_size, tile = CLSCAN_LOCAL_SORT_TILE(wg, cfg->items);
     size_t radix = (size_t)1 << cfg->param[RADIX_BITS];
-    return tile * (clscan_type_size(a->key_type) + (a->by_key ? sizeof(cl_ushort) : 0)) +
+    const int exchange = a->by_key && CLSCAN_SORT_EXCHANGES(cfg->param[BALLOT], a->value_bytes);
+    const size_t moved = !a->by_key ? 0 : exchange ? a->value_bytes : sizeof(cl_ushort);
+    return tile * (clscan_type_size(a->key_type) + moved) +
            radix * (cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint)) + (radix + 1) * sizeof(cl_uint) +
            CLSCAN_LOCAL_WG_SCAN_MAX(wg) * sizeof(cl_ulong) +
-           (cfg->param[BALLOT] ? CLSCAN_LOCAL_SORT_COUNTS(wg, radix) * sizeof(cl_uint) : 0);
+           (cfg->param[BALLOT] ? CLSCAN_LOCAL_SORT_COUNTS(wg, radix, exchange) * sizeof(cl_uint) : 0);
 }
 
 /* The key's width and kind, the value's width, the digit bits and the count width as #defines. */
