@@ -127,7 +127,9 @@ void clscan_hist_local_zero(__local uint *counts, uint width, uint own)
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-void clscan_hist_local_out(__local const uint *counts, uint width, uint own, __global uint *row)
+/* merge: row is the one row of every group, which adds its counts to it atomically (the host zeroed it,
+ * and its total stays below 2^32); else the group's own row, written. */
+void clscan_hist_local_out(__local const uint *counts, uint width, uint own, uint merge, __global uint *row)
 {
     const uint local_rows = own ? CLSCAN_WG_SIZE : 1;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -135,7 +137,10 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, __g
         uint sum = 0;
         for (uint r = 0; r < local_rows; r++)
             sum += counts[r * width + b];
-        row[b] = sum;
+        if (!merge)
+            row[b] = sum;
+        else if (sum)
+            atomic_add(&row[b], sum);
     }
 }
 
@@ -229,8 +234,9 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, __g
 /* Group g counts band g % bands (band bins from the band's first, fewer in the last) of share g / bands
  * (per_group elements, fewer than 2^32, a multiple of 16; the bands of a share are neighbouring groups,
  * so they tend to run together) into its local counts, and writes them to their place in the share's
- * row of the scratch. One band: the group's row, or with own (CPUs) each work-item's. The band comes
- * from a uint division: get_group_id's own % and / became an LLVM freeze that Oclgrind cannot run. */
+ * row of the scratch, or with merge adds them to the one row. One band: the group's row, or with own
+ * (CPUs) each work-item's. The band comes from a uint division: get_group_id's own % and / became an
+ * LLVM freeze that Oclgrind cannot run. */
 #define CLSCAN_HIST_GROUP(BIN)                                                                       \
     const uint clscan_own = own, bands = (uint)(((ulong)bins + band - 1) / band);                    \
     const uint group = (uint)get_group_id(0), share = group / bands;                                 \
@@ -242,7 +248,7 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, __g
     const uint count = (uint)min(per_group, n - from);                                               \
     (void)clscan_own;                                                                                \
     CLSCAN_HIST_SPAN(BIN, from, count, get_local_id(0), CLSCAN_WG_SIZE, mine)                        \
-    clscan_hist_local_out(counts, clscan_width, own, rows + (ulong)share * bins + clscan_first_bin);
+    clscan_hist_local_out(counts, clscan_width, own, merge, rows + (merge ? 0 : (ulong)share * bins) + clscan_first_bin);
 
 /* Elements from .. from + count (count < 2^32, from a multiple of 16) over the whole launch into one
  * global row (fewer than 2^32 work-items), atomically. */
@@ -282,7 +288,7 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, __g
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_hist_even_local(__global const CLSCAN_T *in, ulong n, ulong per_group, CLSCAN_T lower, CLSCAN_T upper,
                             CLSCAN_T scale, ulong range, ulong magic, uint halves, uint narrow, ulong bins, uint own,
-                            uint band, __global uint *rows, __local uint *counts)
+                            uint band, uint merge, __global uint *rows, __local uint *counts)
 {
     CLSCAN_HIST_RULE;
     CLSCAN_HIST_FILL(CLSCAN_HIST_EVEN_BIN)
@@ -291,7 +297,7 @@ void clscan_hist_even_local(__global const CLSCAN_T *in, ulong n, ulong per_grou
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_hist_range_local(__global const CLSCAN_T *in, ulong n, ulong per_group, __global const CLSCAN_T *edges,
-                             ulong bins, uint own, uint band, __global uint *rows, __local uint *counts)
+                             ulong bins, uint own, uint band, uint merge, __global uint *rows, __local uint *counts)
 {
     CLSCAN_HIST_FILL(CLSCAN_HIST_RANGE_BIN)
     CLSCAN_HIST_GROUP(CLSCAN_HIST_RANGE)
