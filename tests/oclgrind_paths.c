@@ -483,6 +483,11 @@ static void group_hist(void)
     hist_case(sizes[NSIZES - 1], 16, 1, 1, "histogram range, shuffled edges, local bins");
     hist_case(sizes[NSIZES - 1], 8200, 1, 1, "histogram range, shuffled edges, bands of local bins");
     hist_case(sizes[NSIZES - 1], 70000, 1, 1, "histogram range, shuffled edges, global bins");
+    /* Every group adding into one row (GPUs from 128 shares), forced: its atomics and the fill before. */
+    clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 1);
+    hist_case(sizes[NSIZES - 1], 16, 0, 0, "histogram even, local bins merged");
+    hist_case(sizes[NSIZES - 1], 8200, 1, 0, "histogram range, bands of local bins merged");
+    clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 0);
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -355,6 +355,30 @@ static void test_histogram_other_items_mode(void **state)
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
 }
 
+/* Every group adding into one row (merge: chosen on GPUs from 128 shares, which CPUs never reach),
+ * forced, for bytes, int32 and floats in both item modes; the quick tier: bytes and int32 in the
+ * policy's mode. */
+static void test_histogram_merged(void **state)
+{
+    (void)state;
+    const int stream = clscan__scan_tile(ctx, CLSCAN_INT32).stream;
+    const clscan_type types[] = {CLSCAN_UINT8, CLSCAN_INT32, CLSCAN_FLOAT};
+    clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 1);
+    for (int mode = 0; mode < (ref_quick() ? 1 : 2); mode++) {
+        if (mode) {
+            clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
+            if (stream)
+                test_set_tile(ctx, 64, 8);
+        }
+        for (size_t k = 0; k < (ref_quick() ? 2u : sizeof types / sizeof types[0]); k++)
+            if (clscan__device_supports_type(&ctx->info, types[k]))
+                hist_type(types[k], 0);
+    }
+    test_set_tile(ctx, 0, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 0);
+}
+
 /* Edges that do not increase: some counts, no more than the elements, never a fault (Oclgrind checks
  * the accesses: tests/oclgrind_paths.c). */
 static void test_histogram_unordered_edges(void **state)
@@ -466,6 +490,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_histogram_INT8),         cmocka_unit_test(test_histogram_UINT8),
         cmocka_unit_test(test_histogram_INT16),        cmocka_unit_test(test_histogram_UINT16),
         cmocka_unit_test(test_histogram_other_items_mode),
+        cmocka_unit_test(test_histogram_merged),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -221,7 +221,9 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     size_t shares = clscan__tiles(n, share);
     shares = shares < most ? shares : most;
     shares = shares > least ? shares : least;
-    const cl_uint merge = n <= HIST_MAX_SHARE && shares >= HIST_MERGE_SHARES && bins <= HIST_MERGE_BINS;
+    const long asked = clscan__tuned(ctx, CLSCAN_TUNE_HIST_MERGE);   /* the tests' way onto both paths */
+    const cl_uint merge = n <= HIST_MAX_SHARE &&
+                          (asked ? asked > 0 : shares >= HIST_MERGE_SHARES && bins <= HIST_MERGE_BINS);
     cl_mem rows = NULL;
     clscan_status st = clscan__scratch(ctx, "histogram rows", (merge ? 1 : shares) * bins * sizeof(cl_uint), &rows);
     if (st == CLSCAN_SUCCESS && merge)
