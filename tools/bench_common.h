@@ -1,7 +1,15 @@
-/* What clscan-bench's files share: the clock and the comparison its medians use (clscan-bench.c). */
+/* What clscan-bench's files (clscan-bench.c, bench_family.c, bench_mpi.c) and the peer programs of
+ * bench/peers/ share: the clock and the median of timed runs (bench_common.c). */
 #ifndef CLSCAN_BENCH_COMMON_H
 #define CLSCAN_BENCH_COMMON_H
-/* Monotonic wall clock in seconds; qsort's comparison of doubles. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Monotonic wall clock in seconds. */
 double clscan__bench_seconds(void);
-int clscan__bench_cmp_double(const void *a, const void *b);
+/* The median of t[0 .. runs), sorting t. */
+double clscan__bench_median(double *t, int runs);
+#ifdef __cplusplus
+}
+#endif
 #endif

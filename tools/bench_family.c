@@ -231,8 +231,7 @@ static double median(int (*fn)(const family *), const family *f, int runs, doubl
         if (r >= 0)
             t[r] = clscan__bench_seconds() - t0;
     }
-    qsort(t, (size_t)runs, sizeof *t, clscan__bench_cmp_double);
-    return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+    return clscan__bench_median(t, runs);
 }
 
 static int poison_out(const family *f)

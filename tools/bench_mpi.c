@@ -75,8 +75,7 @@ static double median(timed_fn fn, const mpi_bench *b, int runs, double *t, int a
         if (r >= 0)
             t[r] = took;
     }
-    qsort(t, (size_t)runs, sizeof *t, clscan__bench_cmp_double);
-    return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+    return clscan__bench_median(t, runs);
 }
 
 /* Input values in [-1000, 1000] from a generator seeded by the rank. */

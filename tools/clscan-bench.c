@@ -58,19 +58,6 @@ typedef struct row {
 /* Rows kept for JSON and the plot; CSV lines are written as rows come, so a run cut short keeps them. */
 typedef struct report { row *rows; size_t count, cap; FILE *csv; const char *device, *driver; } report;
 
-double clscan__bench_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-int clscan__bench_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int usage(FILE *f, int code)
 {
     fprintf(f,
@@ -342,8 +329,7 @@ static double median_time(int (*fn)(const step *), const step *s, int runs, doub
         if (r >= 0)
             t[r] = clscan__bench_seconds() - t0;
     }
-    qsort(t, (size_t)runs, sizeof *t, clscan__bench_cmp_double);
-    return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+    return clscan__bench_median(t, runs);
 }
 
 /* ---- data and verification ---------------------------------------------------------------------- */
@@ -634,8 +620,7 @@ static double time_sort(const step *s, cl_mem src, cl_mem values, cl_mem values_
         if (r >= 0)
             t[r] = clscan__bench_seconds() - t0;
     }
-    qsort(t, (size_t)runs, sizeof *t, clscan__bench_cmp_double);
-    return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+    return clscan__bench_median(t, runs);
 }
 
 /* Keys, and (4-byte keys) keys with uint32 values, against qsort of the same keys up to 2^24 (one

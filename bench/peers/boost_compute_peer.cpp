@@ -43,17 +43,17 @@ struct bench {
             for (int r = -2; r < opt.runs; r++) {
                 prepare();
                 q.finish();
-                const double t0 = clscan__peer_seconds();
+                const double t0 = clscan__bench_seconds();
                 fn();
                 q.finish();
                 if (r >= 0)
-                    t[r] = clscan__peer_seconds() - t0;
+                    t[r] = clscan__bench_seconds() - t0;
             }
         } catch (const std::exception &e) {
             std::fprintf(stderr, "clscan-peer-boost: %s\n", e.what());
             return -1;
         }
-        return clscan__peer_median(t.data(), opt.runs) * 1e3;
+        return clscan__bench_median(t.data(), opt.runs) * 1e3;
     }
 
     void row(const char *op, size_t n, double ms, bool ok)

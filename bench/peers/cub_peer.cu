@@ -27,6 +27,14 @@ bool cuda_ok(cudaError_t e, const char *what)
     return e == cudaSuccess;
 }
 
+// A count CUB wrote to the device, read back (part of what is timed, as clscan returns it).
+int count_of(const int *d)
+{
+    int c = -1;
+    cudaMemcpy(&c, d, sizeof c, cudaMemcpyDeviceToHost);
+    return c;
+}
+
 struct bench {
     clscan__peer_options opt;
     FILE *csv;
@@ -58,14 +66,25 @@ struct bench {
         if (!reserve(call))
             return -1;
         for (int r = -2; r < opt.runs; r++) {
-            const double t0 = clscan__peer_seconds();
+            const double t0 = clscan__bench_seconds();
             size_t bytes = temp_bytes;
             if (!cuda_ok(call(temp, bytes), "a CUB call") || !cuda_ok(cudaDeviceSynchronize(), "synchronize"))
                 return -1;
             if (r >= 0)
-                t[r] = clscan__peer_seconds() - t0;
+                t[r] = clscan__bench_seconds() - t0;
         }
-        return clscan__peer_median(t.data(), opt.runs) * 1e3;
+        return clscan__bench_median(t.data(), opt.runs) * 1e3;
+    }
+
+    // time() of a call that leaves a count in count on the device, read back into got inside the timing.
+    template <class F> double time_counted(F call, const int *count, int &got)
+    {
+        return time([&](void *tmp, size_t &bytes) {
+            cudaError_t e = call(tmp, bytes);
+            if (tmp && e == cudaSuccess)
+                got = count_of(count);
+            return e;
+        });
     }
 
     void row(const char *op, size_t n, double ms, bool ok)
@@ -91,14 +110,6 @@ template <class T> bool same(const T *d, const T *want, size_t count)
     std::vector<T> h(count);
     return cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess &&
            (count == 0 || std::memcmp(h.data(), want, count * sizeof(T)) == 0);
-}
-
-// A count CUB wrote to the device, read back (part of what is timed, as clscan returns it).
-int count_of(const int *d)
-{
-    int c = -1;
-    cudaMemcpy(&c, d, sizeof c, cudaMemcpyDeviceToHost);
-    return c;
 }
 
 void poison(void *d, size_t bytes)
@@ -130,24 +141,18 @@ void scans(bench &b, const clscan__peer_data &d)
     const size_t kept = clscan__peer_ref_compact(d.values, d.flags, d.n, want.data());
     int got = -1;
     poison(out, d.n * 4);
-    ms = b.time([&](void *tmp, size_t &bytes) {
-        cudaError_t e = cub::DeviceSelect::Flagged(tmp, bytes, in, flags, out, count, n);
-        if (tmp && e == cudaSuccess)
-            got = count_of(count);
-        return e;
-    });
+    ms = b.time_counted([&](void *tmp, size_t &bytes) {
+        return cub::DeviceSelect::Flagged(tmp, bytes, in, flags, out, count, n);
+    }, count, got);
     b.row("compact", d.n, ms, got == (int)kept && same(out, want.data(), kept));
 
     const size_t flagged = clscan__peer_ref_partition(d.fam_values, d.fam_half, d.n, want.data());
     int32_t *values = upload(d.fam_values, d.n);
     unsigned char *half = upload(d.fam_half, d.n);
     poison(out, d.n * 4);
-    ms = b.time([&](void *tmp, size_t &bytes) {
-        cudaError_t e = cub::DevicePartition::Flagged(tmp, bytes, values, half, out, count, n);
-        if (tmp && e == cudaSuccess)
-            got = count_of(count);
-        return e;
-    });
+    ms = b.time_counted([&](void *tmp, size_t &bytes) {
+        return cub::DevicePartition::Flagged(tmp, bytes, values, half, out, count, n);
+    }, count, got);
     std::vector<int32_t> part(d.n);
     bool ok = got == (int)flagged && cudaMemcpy(part.data(), out, d.n * 4, cudaMemcpyDeviceToHost) == cudaSuccess &&
               std::memcmp(part.data(), want.data(), flagged * 4) == 0;
@@ -210,33 +215,24 @@ void runs(bench &b, const clscan__peer_data &d)
 
     const size_t r = clscan__peer_ref_runs(d.fam_keys, d.fam_values, d.n, run_keys.data(), sums.data(), lengths.data());
     poison(out, d.n * 4), poison(keys_out, d.n * 4);
-    ms = b.time([&](void *tmp, size_t &bytes) {
-        cudaError_t e = cub::DeviceReduce::ReduceByKey(tmp, bytes, keys, keys_out, values, out, count, wrap_add(), n);
-        if (tmp && e == cudaSuccess)
-            got = count_of(count);
-        return e;
-    });
+    ms = b.time_counted([&](void *tmp, size_t &bytes) {
+        return cub::DeviceReduce::ReduceByKey(tmp, bytes, keys, keys_out, values, out, count, wrap_add(), n);
+    }, count, got);
     b.row("reduce_by_key", d.n, ms, got == (int)r && same(keys_out, run_keys.data(), r) && same(out, sums.data(), r));
 
     std::vector<int> want_lens(r);
     for (size_t i = 0; i < r; i++)
         want_lens[i] = (int)lengths[i];
     poison(keys_out, d.n * 4), poison(lens, d.n * 4);
-    ms = b.time([&](void *tmp, size_t &bytes) {
-        cudaError_t e = cub::DeviceRunLengthEncode::Encode(tmp, bytes, keys, keys_out, lens, count, n);
-        if (tmp && e == cudaSuccess)
-            got = count_of(count);
-        return e;
-    });
+    ms = b.time_counted([&](void *tmp, size_t &bytes) {
+        return cub::DeviceRunLengthEncode::Encode(tmp, bytes, keys, keys_out, lens, count, n);
+    }, count, got);
     b.row("run_length_encode", d.n, ms, got == (int)r && same(keys_out, run_keys.data(), r) && same(lens, want_lens.data(), r));
 
     poison(keys_out, d.n * 4);
-    ms = b.time([&](void *tmp, size_t &bytes) {
-        cudaError_t e = cub::DeviceSelect::Unique(tmp, bytes, keys, keys_out, count, n);
-        if (tmp && e == cudaSuccess)
-            got = count_of(count);
-        return e;
-    });
+    ms = b.time_counted([&](void *tmp, size_t &bytes) {
+        return cub::DeviceSelect::Unique(tmp, bytes, keys, keys_out, count, n);
+    }, count, got);
     b.row("unique", d.n, ms, got == (int)r && same(keys_out, run_keys.data(), r));
     cudaFree(keys), cudaFree(keys_out), cudaFree(values), cudaFree(out), cudaFree(lens), cudaFree(count);
 }

@@ -1,11 +1,9 @@
 /* The peer programs' shared host code (peer_common.h): options, clscan-bench's inputs, the host
- * results every output is checked against, the median and the rows. */
-#define _POSIX_C_SOURCE 200809L
+ * results every output is checked against, and the rows. */
 #include "peer_common.h"
 #include "../../tools/bench_data.h"
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 int clscan__peer_parse(int argc, char **argv, const char *library, clscan__peer_options *o)
 {
@@ -167,25 +165,6 @@ void clscan__peer_ref_segmented_sum(const int32_t *values, const uint64_t *offse
 {
     for (size_t s = 0; s < segs; s++)
         out[s] = clscan__peer_ref_sum(values + offsets[s], (size_t)(offsets[s + 1] - offsets[s]));
-}
-
-double clscan__peer_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double clscan__peer_median(double *t, int runs)
-{
-    qsort(t, (size_t)runs, sizeof *t, cmp_double);
-    return runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
 }
 
 void clscan__peer_csv_header(FILE *csv)

@@ -1,12 +1,13 @@
 /* What the peer programs (boost_compute_peer.cpp, cub_peer.cu) share: their options, the inputs of
- * clscan-bench for n elements (tools/bench_data.h), the host results they are checked against, the
- * median, and the CSV rows that bench/peers/compare.sh merges with clscan-bench's. Host C, callable from
- * C++ and CUDA host code. */
+ * clscan-bench for n elements (tools/bench_data.h), the host results they are checked against, and the
+ * CSV rows that bench/peers/compare.sh merges with clscan-bench's; the clock and the median are
+ * clscan-bench's own (tools/bench_common.h). Host C, callable from C++ and CUDA host code. */
 #ifndef CLSCAN_PEER_COMMON_H
 #define CLSCAN_PEER_COMMON_H
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "../../tools/bench_common.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -53,10 +54,6 @@ size_t clscan__peer_ref_partition(const int32_t *values, const unsigned char *fl
 /* 256 bins over [0, 255) as clscan_histogram_even (and CUB's HistogramEven) count bytes. */
 void clscan__peer_ref_histogram(const uint8_t *bytes, size_t n, uint64_t counts[256]);
 void clscan__peer_ref_segmented_sum(const int32_t *values, const uint64_t *offsets, size_t segs, int32_t *out);
-
-double clscan__peer_seconds(void);
-/* The median of t[0..runs), sorting t. */
-double clscan__peer_median(double *t, int runs);
 
 /* One result: a table line on stdout and, when csv is open, the CSV line
  * library,device,driver,operation,n,ms,verified (ms < 0: the call failed). */

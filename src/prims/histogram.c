@@ -224,8 +224,9 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     const long asked = clscan__tuned(ctx, CLSCAN_TUNE_HIST_MERGE);   /* the tests' way onto both paths */
     const cl_uint merge = n <= HIST_MAX_SHARE &&
                           (asked ? asked > 0 : shares >= HIST_MERGE_SHARES && bins <= HIST_MERGE_BINS);
+    const size_t n_rows = merge ? 1 : shares;
     cl_mem rows = NULL;
-    clscan_status st = clscan__scratch(ctx, "histogram rows", (merge ? 1 : shares) * bins * sizeof(cl_uint), &rows);
+    clscan_status st = clscan__scratch(ctx, "histogram rows", n_rows * bins * sizeof(cl_uint), &rows);
     if (st == CLSCAN_SUCCESS && merge)
         st = clscan__fill_zero(ctx, rows, bins * sizeof(cl_uint));
     cl_ulong n64 = n, per_group = clscan__tiles(clscan__tiles(n, shares), HIST_ALIGN) * HIST_ALIGN, bins64 = bins;
@@ -247,7 +248,7 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     if (st == CLSCAN_SUCCESS)
         st = clscan__launch(ctx, p, r->edges ? "clscan_hist_range_local" : "clscan_hist_even_local", args, k,
                             shares * bands);
-    return st == CLSCAN_SUCCESS ? fold(ctx, p, rows, merge ? 1 : shares, bins, NULL, counts) : st;
+    return st == CLSCAN_SUCCESS ? fold(ctx, p, rows, n_rows, bins, NULL, counts) : st;
 }
 
 /* One global row per launch of fewer than 2^32 elements, folded into counts; with more launches than
