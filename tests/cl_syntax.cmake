@@ -39,7 +39,7 @@ foreach(type IN LISTS types)
   check("${all}" "32-bit status words, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_SP_FORCE_FALLBACK)
   check("${all}" "4-wide alignment, items of 32 (8/16-bit tiles packed in words), NVIDIA" -cl-std=CL1.2
         -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type} -DCLSCAN_VEC4 -DCLSCAN_ITEMS=32 -DCLSCAN_WG_ALGO_SUBGROUP
-        -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
+        -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS -DCLSCAN_BYTES_DP4A)
   check("${all}" "streamed items (CPUs)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096
         -DCLSCAN_WG_SIZE=8)
   check("${all}" "NVIDIA PTX sub-groups" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}

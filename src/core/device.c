@@ -121,6 +121,22 @@ static cl_int probe_c3(cl_device_id dev, clscan__device_info *info)
     return err;
 }
 
+/* NVIDIA GPUs from compute capability 6.1 have dp4a, a byte dot product that 8-bit scans take through
+ * inline PTX (cl/core/workgroup.clh). The capability comes from cl_nv_device_attribute_query. */
+#define CLSCAN__NV_CC_MAJOR 0x4000   /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
+#define CLSCAN__NV_CC_MINOR 0x4001   /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV */
+static cl_int probe_dp4a(cl_device_id dev, clscan__device_info *info, const char *ext)
+{
+    cl_uint major = 0, minor = 0;
+    if (!info->is_nvidia || !(info->type & CL_DEVICE_TYPE_GPU) || !has_extension(ext, "cl_nv_device_attribute_query"))
+        return CL_SUCCESS;
+    cl_int err = clGetDeviceInfo(dev, CLSCAN__NV_CC_MAJOR, sizeof major, &major, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CLSCAN__NV_CC_MINOR, sizeof minor, &minor, NULL);
+    info->dp4a = err == CL_SUCCESS && (major > 6 || (major == 6 && minor >= 1));
+    return err;
+}
+
 static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info, long forced_sg)
 {
     size_t len = 0;
@@ -137,6 +153,7 @@ static cl_int probe_extensions(cl_device_id dev, clscan__device_info *info, long
         info->int64 = full || has_extension(ext, "cles_khr_int64");
         info->int64_atomics = has_extension(ext, "cl_khr_int64_base_atomics");
         info->subgroups = clscan__pick_subgroups(info, ext, forced_sg);
+        err = probe_dp4a(dev, info, ext);
     }
     free(ext);
     return err;
