@@ -42,10 +42,15 @@ static const struct { clscan_type type; const char *name; } types[] = {
 #define NTYPES (sizeof types / sizeof types[0])
 #define C_LOOP_FULL_RUNS_UP_TO ((size_t)1 << 24)   /* above this, the C loop takes the median of 3 */
 
+/* The groups of rows --ops picks (each with its C loop; the copy roof is always measured). */
+static const char *const op_groups[] = {"scan", "user", "family", "reduce", "compact", "sat", "sort"};
+enum { OPS_SCAN = 1, OPS_USER = 2, OPS_FAMILY = 4, OPS_REDUCE = 8, OPS_COMPACT = 16, OPS_SAT = 32, OPS_SORT = 64 };
+#define NGROUPS (sizeof op_groups / sizeof op_groups[0])
+
 typedef struct options {
     const char *device, *csv, *json, *plot, *replot;
     int min_log, max_log, runs, tune, auto_only, mpi;
-    unsigned type_mask;
+    unsigned type_mask, ops;
 } options;
 
 typedef struct row {
@@ -62,7 +67,8 @@ static int usage(FILE *f, int code)
 {
     fprintf(f,
             "Usage: clscan-bench [--device SPEC] [--min-log K] [--max-log K] [--runs N] [--types LIST]\n"
-            "                    [--auto-only] [--csv FILE] [--json FILE] [--plot FILE.png] [--tune]\n"
+            "                    [--auto-only] [--ops LIST] [--csv FILE] [--json FILE] [--plot FILE.png]\n"
+            "                    [--tune]\n"
             "       clscan-bench --replot FILE.csv --plot FILE.png [--types TYPE]\n"
             "       mpirun -np R clscan-bench --mpi [--max-log K] [--runs N] [--device SPEC]\n"
             "Times inclusive add scans of n = 2^min-log .. 2^max-log (default 10..28, capped by device\n"
@@ -81,7 +87,9 @@ static int usage(FILE *f, int code)
             "(the n elements as a 2^ceil(k/2)-wide image), clscan_sort of random keys and (4-byte keys)\n"
             "clscan_sort_by_key with uint32 values, and (uint32) clscan_sort_ex descending and by bits\n"
             "[0, 16), whose rate is G keys/s and whose \"roof\" column is the copy's time over theirs;\n"
-            "single-thread C loops of each, and qsort up to 2^24, as CPU baselines.\n"
+            "single-thread C loops of each, and qsort up to 2^24, as CPU baselines. --ops LIST keeps only\n"
+            "those groups of rows (comma-separated from scan, user (a + b and argmin), family (the 0.2\n"
+            "functions), reduce, compact, sat, sort; default all); the copy roof is always measured.\n"
             "Each figure is the median of\n"
             "--runs (default 20) calls + clFinish after a warm-up (the C loop: 3 runs above 2^24); every\n"
             "output is poisoned before and verified after. --plot draws GB/s against n per algorithm for\n"
@@ -114,9 +122,25 @@ static unsigned parse_types(const char *list)
     return mask;
 }
 
+static unsigned parse_ops(const char *list)
+{
+    unsigned mask = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        size_t i = 0;
+        while (i < NGROUPS && strcmp(tok, op_groups[i]) != 0)
+            i++;
+        if (i == NGROUPS)
+            return 0;
+        mask |= 1u << i;
+    }
+    return mask;
+}
+
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, NULL, NULL, 10, 28, 20, 0, 0, 0, 1};
+    *o = (options){NULL, NULL, NULL, NULL, NULL, 10, 28, 20, 0, 0, 0, 1, (1u << NGROUPS) - 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -132,13 +156,14 @@ static int parse(int argc, char **argv, options *o)
         else if (!strcmp(a, "--plot")) o->plot = v;
         else if (!strcmp(a, "--replot")) o->replot = v;
         else if (!strcmp(a, "--types")) o->type_mask = parse_types(v);
+        else if (!strcmp(a, "--ops")) o->ops = parse_ops(v);
         else if (!strcmp(a, "--min-log")) o->min_log = atoi(v);
         else if (!strcmp(a, "--max-log")) o->max_log = atoi(v);
         else if (!strcmp(a, "--runs")) o->runs = atoi(v);
         else return 0;
         i++;
     }
-    return o->runs > 0 && o->type_mask && o->min_log >= 0 && o->max_log <= 40 && o->min_log <= o->max_log;
+    return o->runs > 0 && o->type_mask && o->ops && o->min_log >= 0 && o->max_log <= 40 && o->min_log <= o->max_log;
 }
 
 /* ---- what gets timed --------------------------------------------------------------------------- */
@@ -773,61 +798,91 @@ static void family_row(void *rep, size_t n, const char *type, const char *name, 
 }
 
 /* Every pair (or AUTO alone) for one type at one size. Returns the number of wrong results. */
-static int bench_type(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti)
+/* The reduction reads n once: its rate is bytes read, held to the copy's bytes read + written. */
+static int bench_reduce(const options *o, step *s, double *t, double launch_s, report *rep, size_t ti, double roof,
+                        int cpu_runs)
 {
     const size_t bytes = s->n * clscan_type_size(s->type);
-    double roof = 2.0 * bytes / median_time(step_copy, s, o->runs, t);
-    int cpu_runs = s->n <= C_LOOP_FULL_RUNS_UP_TO ? o->runs : 3;
-    double cpu = median_time(step_cpu, s, cpu_runs, t);
-    add_row(rep, (row){s->n, types[ti].name, "copy roof (clEnqueueCopyBuffer)", 2e3 * bytes / roof, roof / 1e9, 1.0,
-                       2.0 * bytes / roof / launch_s, 1});
-    add_row(rep, (row){s->n, types[ti].name, "C loop, one thread", cpu * 1e3, 2.0 * bytes / cpu / 1e9,
-                       2.0 * bytes / cpu / roof, cpu / launch_s, 1});
-    int wrong = bench_pairs(o, s, got, t, launch_s, rep, ti, roof, NULL);
-    /* int32: the same scans with "a + b" registered as an operator, next to ADD. */
-    if (s->type == CLSCAN_INT32) {
-        s->op = s->user_add;
-        wrong += bench_pairs(o, s, got, t, launch_s, rep, ti, roof, "user a+b: ");
-        s->op = CLSCAN_ADD;
-        wrong += bench_argmin(o, s, t, launch_s, rep);
-        wrong += clscan__bench_family(s->ctx, s->n, o->runs, t, launch_s, roof, family_row, rep);
-    }
-    /* The reduction reads n once: its rate is bytes read, held to the copy's bytes read + written. */
     memset((char *)s->host_ref + bytes, 0xA5, clscan_type_size(s->type));
     double sec = median_time(step_reduce, s, o->runs, t);
     int ok = sec > 0 && reduce_matches(s);
-    wrong += !ok;
     double gbps = sec > 0 ? bytes / sec : 0;
     add_row(rep, (row){s->n, types[ti].name, "reduce (bytes read)", sec * 1e3, gbps / 1e9, gbps / roof, sec / launch_s, ok});
     sec = median_time(step_cpu_reduce, s, cpu_runs, t);
     add_row(rep, (row){s->n, types[ti].name, "C reduce loop, one thread", sec * 1e3, bytes / sec / 1e9, bytes / sec / roof,
                        sec / launch_s, 1});
-    /* Compaction of half the elements: "roof" is the copy's time over the compaction's. */
-    ok = poison(s);
-    sec = ok ? median_time(step_compact, s, o->runs, t) : -1;
+    return !ok;
+}
+
+/* Compaction of half the elements: "roof" is the copy's time over the compaction's. */
+static int bench_compact(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti,
+                         double roof, int cpu_runs)
+{
+    const size_t bytes = s->n * clscan_type_size(s->type);
+    int ok = poison(s);
+    double sec = ok ? median_time(step_compact, s, o->runs, t) : -1;
     ok = sec > 0 && compact_matches(s, got);
-    wrong += !ok;
     const double moved = (double)(bytes + s->n + *s->kept * clscan_type_size(s->type));   /* in, flags, kept */
-    gbps = sec > 0 ? moved / sec : 0;
+    double gbps = sec > 0 ? moved / sec : 0;
     add_row(rep, (row){s->n, types[ti].name, "compact (half kept)", sec * 1e3, gbps / 1e9, 2.0 * bytes / roof / sec,
                        sec / launch_s, ok});
     s->host_scratch = got;
     sec = median_time(step_cpu_compact, s, cpu_runs, t);
     add_row(rep, (row){s->n, types[ti].name, "C compact loop, one thread", sec * 1e3, moved / sec / 1e9,
                        2.0 * bytes / roof / sec, sec / launch_s, 1});
-    /* The summed-area table of the same n elements as a near-square image: bytes read + written. */
-    sec = median_time(step_cpu_sat, s, cpu_runs, t);
+    return !ok;
+}
+
+/* The summed-area table of the same n elements as a near-square image: bytes read + written. */
+static int bench_sat(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti,
+                     double roof, int cpu_runs)
+{
+    const size_t bytes = s->n * clscan_type_size(s->type);
+    double sec = median_time(step_cpu_sat, s, cpu_runs, t);
     add_row(rep, (row){s->n, types[ti].name, "C summed-area loop, one thread", sec * 1e3, 2.0 * bytes / sec / 1e9,
                        2.0 * bytes / sec / roof, sec / launch_s, 1});
-    ok = poison(s);
+    int ok = poison(s);
     sec = ok ? median_time(step_sat, s, o->runs, t) : -1;
     ok = sec > 0 && clEnqueueReadBuffer(clscan_context_queue(s->ctx), s->out, CL_TRUE, 0, bytes, got, 0, NULL, NULL) ==
                         CL_SUCCESS && sat_matches(s, got);
-    wrong += !ok;
-    gbps = sec > 0 ? 2.0 * bytes / sec : 0;
+    double gbps = sec > 0 ? 2.0 * bytes / sec : 0;
     add_row(rep, (row){s->n, types[ti].name, "summed-area table (2^k/2 wide)", sec * 1e3, gbps / 1e9, gbps / roof,
                        sec / launch_s, ok});
-    return wrong + bench_sort(o, s, got, t, launch_s, rep, ti, roof);
+    return !ok;
+}
+
+/* Every group of rows --ops keeps, for one type and n, after the copy roof they are held to. */
+static int bench_type(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti)
+{
+    const size_t bytes = s->n * clscan_type_size(s->type);
+    double roof = 2.0 * bytes / median_time(step_copy, s, o->runs, t);
+    int cpu_runs = s->n <= C_LOOP_FULL_RUNS_UP_TO ? o->runs : 3, wrong = 0;
+    add_row(rep, (row){s->n, types[ti].name, "copy roof (clEnqueueCopyBuffer)", 2e3 * bytes / roof, roof / 1e9, 1.0,
+                       2.0 * bytes / roof / launch_s, 1});
+    if (o->ops & OPS_SCAN) {
+        double cpu = median_time(step_cpu, s, cpu_runs, t);
+        add_row(rep, (row){s->n, types[ti].name, "C loop, one thread", cpu * 1e3, 2.0 * bytes / cpu / 1e9,
+                           2.0 * bytes / cpu / roof, cpu / launch_s, 1});
+        wrong += bench_pairs(o, s, got, t, launch_s, rep, ti, roof, NULL);
+    }
+    /* int32: the same scans with "a + b" registered as an operator, next to ADD. */
+    if (s->type == CLSCAN_INT32 && (o->ops & OPS_USER)) {
+        s->op = s->user_add;
+        wrong += bench_pairs(o, s, got, t, launch_s, rep, ti, roof, "user a+b: ");
+        s->op = CLSCAN_ADD;
+        wrong += bench_argmin(o, s, t, launch_s, rep);
+    }
+    if (s->type == CLSCAN_INT32 && (o->ops & OPS_FAMILY))
+        wrong += clscan__bench_family(s->ctx, s->n, o->runs, t, launch_s, roof, family_row, rep);
+    if (o->ops & OPS_REDUCE)
+        wrong += bench_reduce(o, s, t, launch_s, rep, ti, roof, cpu_runs);
+    if (o->ops & OPS_COMPACT)
+        wrong += bench_compact(o, s, got, t, launch_s, rep, ti, roof, cpu_runs);
+    if (o->ops & OPS_SAT)
+        wrong += bench_sat(o, s, got, t, launch_s, rep, ti, roof, cpu_runs);
+    if (o->ops & OPS_SORT)
+        wrong += bench_sort(o, s, got, t, launch_s, rep, ti, roof);
+    return wrong;
 }
 
 /* What the bench needs to know of the context's device, asked of OpenCL itself (the tool uses the API
