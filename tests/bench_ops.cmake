@@ -1,0 +1,25 @@
+# test_bench_ops: clscan-bench --ops keeps exactly the groups asked for (here scan and reduce, int32 and
+# int8 at 2^10, AUTO only), every row verified, and refuses a group it does not know.
+# -DBENCH=path/to/clscan-bench
+execute_process(COMMAND "${BENCH}" --types int32,int8 --min-log 10 --max-log 10 --runs 2 --auto-only --ops scan,reduce
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "clscan-bench --ops scan,reduce exited with ${rc}:\n${out}\n${err}")
+endif()
+foreach(type int32 int8)
+  foreach(row "copy roof" "C loop, one thread" "auto" "reduce \\(bytes read\\)")
+    if(NOT out MATCHES "\n1024 +${type} +${row}")
+      message(FATAL_ERROR "no ${type} row '${row}' with --ops scan,reduce:\n${out}")
+    endif()
+  endforeach()
+endforeach()
+foreach(row "user a\\+b" "argmin" "compact" "summed-area" "sort" "segmented" "histogram")
+  if(out MATCHES "\n1024 +[a-z0-9]+ +[^\n]*${row}")
+    message(FATAL_ERROR "a '${row}' row with --ops scan,reduce:\n${out}")
+  endif()
+endforeach()
+execute_process(COMMAND "${BENCH}" --ops scan,nosuch OUTPUT_QUIET ERROR_QUIET RESULT_VARIABLE rc)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "clscan-bench --ops scan,nosuch exited with ${rc}, not 2 (usage)")
+endif()
+message(STATUS "clscan-bench --ops: the groups asked for, and nothing else")
