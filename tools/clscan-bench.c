@@ -106,32 +106,20 @@ static int usage(FILE *f, int code)
     return code;
 }
 
-static unsigned parse_types(const char *list)
-{
-    unsigned mask = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        size_t i = 0;
-        while (i < NTYPES && strcmp(tok, types[i].name) != 0)
-            i++;
-        if (i == NTYPES)
-            return 0;
-        mask |= 1u << i;
-    }
-    return mask;
-}
+static const char *type_name_at(size_t i) { return types[i].name; }
+static const char *group_name_at(size_t i) { return op_groups[i]; }
 
-static unsigned parse_ops(const char *list)
+/* A comma-separated list of the names name_at(0 .. count-1) as a bit mask; 0 if one is unknown. */
+static unsigned parse_list(const char *list, size_t count, const char *(*name_at)(size_t))
 {
     unsigned mask = 0;
     char buf[256];
     snprintf(buf, sizeof buf, "%s", list);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         size_t i = 0;
-        while (i < NGROUPS && strcmp(tok, op_groups[i]) != 0)
+        while (i < count && strcmp(tok, name_at(i)) != 0)
             i++;
-        if (i == NGROUPS)
+        if (i == count)
             return 0;
         mask |= 1u << i;
     }
@@ -155,8 +143,8 @@ static int parse(int argc, char **argv, options *o)
         else if (!strcmp(a, "--json")) o->json = v;
         else if (!strcmp(a, "--plot")) o->plot = v;
         else if (!strcmp(a, "--replot")) o->replot = v;
-        else if (!strcmp(a, "--types")) o->type_mask = parse_types(v);
-        else if (!strcmp(a, "--ops")) o->ops = parse_ops(v);
+        else if (!strcmp(a, "--types")) o->type_mask = parse_list(v, NTYPES, type_name_at);
+        else if (!strcmp(a, "--ops")) o->ops = parse_list(v, NGROUPS, group_name_at);
         else if (!strcmp(a, "--min-log")) o->min_log = atoi(v);
         else if (!strcmp(a, "--max-log")) o->max_log = atoi(v);
         else if (!strcmp(a, "--runs")) o->runs = atoi(v);
