@@ -785,7 +785,6 @@ static void family_row(void *rep, size_t n, const char *type, const char *name, 
     add_row(rep, (row){n, type, name, sec * 1e3, rate / 1e9, rate / roof, sec / launch_s, ok});
 }
 
-/* Every pair (or AUTO alone) for one type at one size. Returns the number of wrong results. */
 /* The reduction reads n once: its rate is bytes read, held to the copy's bytes read + written. */
 static int bench_reduce(const options *o, step *s, double *t, double launch_s, report *rep, size_t ti, double roof,
                         int cpu_runs)
@@ -839,7 +838,8 @@ static int bench_sat(const options *o, step *s, void *got, double *t, double lau
     return !ok;
 }
 
-/* Every group of rows --ops keeps, for one type and n, after the copy roof they are held to. */
+/* Every group of rows --ops keeps (the scans: every pair, or AUTO alone) for one type at one size, after
+ * the copy roof they are held to. Returns the number of wrong results. */
 static int bench_type(const options *o, step *s, void *got, double *t, double launch_s, report *rep, size_t ti)
 {
     const size_t bytes = s->n * clscan_type_size(s->type);
