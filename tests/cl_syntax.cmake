@@ -40,8 +40,8 @@ foreach(type IN LISTS types)
   check("${all}" "4-wide alignment, items of 32 (8/16-bit tiles packed in words), NVIDIA" -cl-std=CL1.2
         -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type} -DCLSCAN_VEC4 -DCLSCAN_ITEMS=32 -DCLSCAN_WG_ALGO_SUBGROUP
         -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS -DCLSCAN_BYTES_DP4A)
-  check("${all}" "streamed items (CPUs)" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096
-        -DCLSCAN_WG_SIZE=8)
+  check("${all}" "streamed items (CPUs), llvmpipe's workarounds" -cl-std=CL1.2 -DCLSCAN_TYPE_${type}
+        -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_LLVMPIPE)
   check("${all}" "NVIDIA PTX sub-groups" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
         -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SP_VOLATILE_READS)
   # clang declares the cl_khr_subgroups built-ins from OpenCL C 2.0 on: the host builds them as 3.0 where
@@ -150,8 +150,9 @@ foreach(type INT32 INT8 UINT16 INT64 DOUBLE)
   foreach(keys "-DCLSCAN_SEG_HEADS16" "-DCLSCAN_SEG_KEY_BYTES=1" "-DCLSCAN_SEG_KEY_BYTES=4" "-DCLSCAN_SEG_KEY_BYTES=8"
           "-DCLSCAN_SEG_KEY_BYTES=12")
     check("${segscan}" "segmented scan" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys} -DCLSCAN_ITEMS=32 -DCLSCAN_SP_ATOMIC64)
-    check("${segscan}" "segmented scan, streamed items, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys}
-          -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_FORCE_FALLBACK)
+    check("${segscan}" "segmented scan, streamed items, forced fallback, llvmpipe's workarounds" -cl-std=CL1.2
+          -DCLSCAN_TYPE_${type} ${keys} -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8
+          -DCLSCAN_SP_FORCE_FALLBACK -DCLSCAN_LLVMPIPE)
   endforeach()
   check("${segscan}" "segmented scan, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_${type}
         -DCLSCAN_SEG_KEY_BYTES=4 -DCLSCAN_ITEMS=32 -DCLSCAN_SP_VOLATILE_READS)
@@ -168,8 +169,9 @@ file(WRITE "${runs}" "#define CLSCAN_SP_RUNS\n${runs_text}")
 foreach(type INT32 INT8 DOUBLE)
   foreach(keys "-DCLSCAN_SEG_KEY_BYTES=1" "-DCLSCAN_SEG_KEY_BYTES=12")
     check("${runs}" "runs" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys} -DCLSCAN_ITEMS=32 -DCLSCAN_SP_ATOMIC64)
-    check("${runs}" "runs, streamed items, forced fallback" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys}
-          -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_SP_FORCE_FALLBACK)
+    check("${runs}" "runs, streamed items, forced fallback, llvmpipe's workarounds" -cl-std=CL1.2
+          -DCLSCAN_TYPE_${type} ${keys} -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8
+          -DCLSCAN_SP_FORCE_FALLBACK -DCLSCAN_LLVMPIPE)
     check("${runs}" "runs, streamed items, heads recorded" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} ${keys}
           -DCLSCAN_ITEMS_STREAM -DCLSCAN_ITEMS=4096 -DCLSCAN_WG_SIZE=8 -DCLSCAN_RUNS_RECORDS=1024)
   endforeach()

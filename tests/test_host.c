@@ -144,12 +144,14 @@ static void test_defines_and_keys(void **state)
     assert_null(strstr(buf, "CLSCAN_VEC4"));
     assert_null(strstr(buf, "CLSCAN_SP_VOLATILE_READS"));
     assert_null(strstr(buf, "CLSCAN_BYTES_DP4A"));
+    assert_null(strstr(buf, "CLSCAN_LLVMPIPE"));
     clscan__config cfg2 = {.program = CLSCAN__PROGRAM_SAT, .type = CLSCAN_FLOAT, .op = CLSCAN_ADD,
                            .wg = CLSCAN_WG_SUBGROUP, .wg_size = 256, .items = 8, .stream = 1,
                            .sg = CLSCAN__SG_NVIDIA_PTX, .vec_io = 1, .vec4 = 1, .atomics64 = 1, .force_fallback = 1,
-                           .volatile_reads = 1, .dp4a = 1};
+                           .volatile_reads = 1, .dp4a = 1, .llvmpipe = 1};
     clscan__write_defines(&cfg2, buf, sizeof buf);
     assert_non_null(strstr(buf, "#define CLSCAN_BYTES_DP4A\n"));
+    assert_non_null(strstr(buf, "#define CLSCAN_LLVMPIPE\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_WG_ALGO_SUBGROUP\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_SG_NVIDIA_PTX\n"));
     assert_non_null(strstr(buf, "#define CLSCAN_VEC_IO\n"));

@@ -49,7 +49,7 @@ void clscan_runs_write_read(__global const CLSCAN_T *in, __global const clscan_s
     for (uint i = 0; i < len; i++) {
         const ulong g = first + i;
         const uint head = clscan_seg_head_at(marks, g, 0);
-        const CLSCAN_T x = in ? in[g] : CLSCAN_SEG_ONE;
+        const CLSCAN_T x = CLSCAN_SELECT(in, in[g], CLSCAN_SEG_ONE);
         if (head) {
             if (runs > 0)
                 out[runs - 1] = value;
@@ -88,7 +88,7 @@ clscan_seg_pair clscan_runs_fold(__global const CLSCAN_T *in, __global const cls
     for (uint i = 0; i < len; i++) {
         const uint head = clscan_seg_head_carried(marks, first + i, &key);
         const uint slot = min(acc.head, (uint)CLSCAN_RUNS_RECORDS);
-        const CLSCAN_T x = in ? in[first + i] : CLSCAN_SEG_ONE;
+        const CLSCAN_T x = CLSCAN_SELECT(in, in[first + i], CLSCAN_SEG_ONE);
         places[slot] = i;
         values[slot] = acc.value;
         acc.head += head;

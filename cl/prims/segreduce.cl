@@ -63,8 +63,8 @@ CLSCAN_T clscan_sr_fold(__global const CLSCAN_T *in, ulong from, ulong to)
 
 /* Tile j as a pair, from the input alone: whether a segment starts in it, and its elements from the
  * last start on (all of them if none). */
-clscan_seg_pair clscan_sr_tile_pair(__global const CLSCAN_T *in, __global const ulong *offsets, ulong segs, ulong n,
-                                    ulong j, __local clscan_seg_scratch *s)
+CLSCAN_SP_HOOK clscan_seg_pair clscan_sr_tile_pair(__global const CLSCAN_T *in, __global const ulong *offsets,
+                                                   ulong segs, ulong n, ulong j, __local clscan_seg_scratch *s)
 {
     const ulong base = j * CLSCAN_TILE, last = base + CLSCAN_TILE < n ? base + CLSCAN_TILE : n;
     const ulong k = clscan_sr_first_from(offsets, segs, n, last);   /* segments before k start before last */

@@ -29,7 +29,7 @@ void clscan_seg_run_scan(__global const CLSCAN_T *in, __global const clscan_seg_
         const uint head = clscan_seg_head_at(marks, first + i, continues);
 #endif
         const CLSCAN_T x = in[first + i];
-        const CLSCAN_T before = head ? CLSCAN_IDENTITY : run;
+        const CLSCAN_T before = CLSCAN_OR_IDENTITY(!head, run);
         run = CLSCAN_OP(before, x);
         out[first + i] = exclusive ? before : run;
     }
@@ -89,7 +89,7 @@ void clscan_seg_scan_single_pass(__global const CLSCAN_T *in, __global const cls
         clscan_seg_pair total, excl = clscan_seg_tile_up(in, marks, base, n, v, hm, clscan_stage, &clscan_scratch,
                                                          &clscan_first_head, &total, continues);
         const uint known = total.head || t == 0;   /* its inclusive prefix needs no look-back */
-        CLSCAN_T prefix = t == 0 ? carry : CLSCAN_IDENTITY;
+        CLSCAN_T prefix = CLSCAN_OR_IDENTITY(t == 0, carry);
         if (lid == 0)
             clscan_sp_publish(status, t, known ? CLSCAN_SP_FLAG_P : CLSCAN_SP_FLAG_A, epoch,
                               known && !total.head ? CLSCAN_OP(carry, total.value) : total.value);

@@ -49,6 +49,7 @@ typedef struct clscan__device_info {
     int fp64, int64, int64_atomics, is_nvidia;
     int volatile_status;            /* look-back status words read by volatile loads (see device.c) */
     int zero_by_write;              /* scratch zeroed by a buffer write, not a fill (see device.c) */
+    int llvmpipe;                   /* Mesa's llvmpipe (rusticl): its compiler's workarounds (see device.c) */
     int c3, c3_subgroups;           /* OpenCL C 3.0 taken; __opencl_c_subgroups among its features */
     int dp4a;                       /* NVIDIA's byte dot product in inline PTX (compute capability 6.1 on) */
     clscan__subgroup_kind subgroups;
@@ -150,6 +151,7 @@ typedef struct clscan__config {
     int force_fallback;             /* every unfinished look-back takes the decoupled fallback */
     int volatile_reads;             /* status words read by volatile loads, not atomics */
     int dp4a;                       /* 8-bit sums by NVIDIA's dp4a (CLSCAN_BYTES_DP4A) */
+    int llvmpipe;                   /* llvmpipe's compiler workarounds (CLSCAN_LLVMPIPE) */
     unsigned param[CLSCAN__MAX_PARAMS];
     char defines[256];
 } clscan__config;

@@ -203,6 +203,9 @@ cl_int clscan__device_probe(cl_device_id dev, clscan__device_info *info, long fo
      * uninitialized there (a buffer zeroed by clEnqueueWriteBuffer does not), so every read of the
      * single-pass state would be reported. Zeroing by a write keeps its reports to real ones. */
     info->zero_by_write = strstr(info->platform, "Oclgrind") != NULL;
+    /* Mesa's llvmpipe (rusticl 25, LLVM 19): two compiler defects that kernels step around there only
+     * (CLSCAN_LLVMPIPE: cl/core/types.clh, cl/engine/lookback.clh; docs/reliability.md). */
+    info->llvmpipe = strstr(info->name, "llvmpipe") != NULL;
     if ((err = probe_c3(dev, info)) != CL_SUCCESS || (err = probe_extensions(dev, info, forced_sg)) != CL_SUCCESS) {
         *failed_call = "clGetDeviceInfo";
         return err;

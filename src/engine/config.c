@@ -31,6 +31,7 @@ clscan__config clscan__config_with(const clscan_context *ctx, clscan__program_id
     cfg.force_fallback = clscan__tuned(ctx, CLSCAN_TUNE_FORCE_FALLBACK) != 0;
     cfg.volatile_reads = ctx->info.volatile_status && !portable;
     cfg.dp4a = ctx->info.dp4a && !portable && elem == 1;
+    cfg.llvmpipe = ctx->info.llvmpipe;
     return cfg;
 }
 
