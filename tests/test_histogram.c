@@ -331,15 +331,27 @@ TYPE_TEST(UINT8, 1, 0)
 TYPE_TEST(INT16, 0, 0)
 TYPE_TEST(UINT16, 0, 0)
 
+/* on: the item mode the policy does not pick (from the policy's own), with a GPU's tile where the
+ * policy streams; off: the policy's again. */
+static void other_items_mode(int on)
+{
+    if (!on) {
+        test_set_tile(ctx, 0, 0);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+        return;
+    }
+    const int stream = clscan__scan_tile(ctx, CLSCAN_INT32).stream;
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
+    if (stream)
+        test_set_tile(ctx, 64, 8);
+}
+
 /* The item mode the policy does not pick, so that CPUs run the GPUs' counting too (16-byte vector
  * loads of 16, 8, 4 and 2 elements, CLSCAN_HIST_W in histogram.cl; the quick tier: bytes and int32). */
 static void test_histogram_other_items_mode(void **state)
 {
     (void)state;
-    const int stream = clscan__scan_tile(ctx, CLSCAN_INT32).stream;
-    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
-    if (stream)
-        test_set_tile(ctx, 64, 8);
+    other_items_mode(1);
     const clscan_type types[] = {CLSCAN_UINT8, CLSCAN_INT32, CLSCAN_INT16, CLSCAN_INT64, CLSCAN_FLOAT};
     for (size_t k = 0; k < (ref_quick() ? 2u : sizeof types / sizeof types[0]); k++)
         if (clscan__device_supports_type(&ctx->info, types[k]))
@@ -351,8 +363,7 @@ static void test_histogram_other_items_mode(void **state)
     for (int range = 0; range < 2; range++)
         assert_true(hist_one(CLSCAN_INT32, SMALL, 1u << 20, 300000, range, data, want, got));
     free(data), free(want), free(got);
-    test_set_tile(ctx, 0, 0);
-    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+    other_items_mode(0);
 }
 
 /* Every group adding into one row (merge: chosen on GPUs from 128 shares, which CPUs never reach),
@@ -361,21 +372,15 @@ static void test_histogram_other_items_mode(void **state)
 static void test_histogram_merged(void **state)
 {
     (void)state;
-    const int stream = clscan__scan_tile(ctx, CLSCAN_INT32).stream;
     const clscan_type types[] = {CLSCAN_UINT8, CLSCAN_INT32, CLSCAN_FLOAT};
     clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 1);
     for (int mode = 0; mode < (ref_quick() ? 1 : 2); mode++) {
-        if (mode) {
-            clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
-            if (stream)
-                test_set_tile(ctx, 64, 8);
-        }
+        other_items_mode(mode);
         for (size_t k = 0; k < (ref_quick() ? 2u : sizeof types / sizeof types[0]); k++)
             if (clscan__device_supports_type(&ctx->info, types[k]))
                 hist_type(types[k], 0);
     }
-    test_set_tile(ctx, 0, 0);
-    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+    other_items_mode(0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 0);
 }
 
