@@ -223,7 +223,7 @@ foreach(type IN LISTS types)
   endforeach()
 endforeach()
 # Histograms: every type (the float and integer bin rules) with 16-byte vector loads, scalar loads,
-# bins numbered in ulong, and NVIDIA's target at a 64-bit one.
+# bins numbered in ulong, NVIDIA's target at a 64-bit one, and bytes counted by value.
 program_text(HIST hist_text)
 set(hist "${WORK_DIR}/hist-program.cl")
 file(WRITE "${hist}" "${hist_text}")
@@ -234,6 +234,12 @@ check("${hist}" "histograms, scalar loads" -cl-std=CL1.2 -DCLSCAN_TYPE_INT32 -DC
 check("${hist}" "histograms, wide bins" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT8 -DCLSCAN_OP_ADD -DCLSCAN_HIST_WIDE_BINS)
 check("${hist}" "histograms, NVIDIA" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT64 -DCLSCAN_OP_ADD
       -DCLSCAN_VEC4)
+foreach(type INT8 UINT8)   # bytes counted by value (GPUs), with and without vector loads, and wide bins
+  check("${hist}" "histograms by value" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_OP_ADD -DCLSCAN_VEC4
+        -DCLSCAN_HIST_COPIES=32)
+endforeach()
+check("${hist}" "histograms by value, scalar loads" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT8 -DCLSCAN_OP_ADD
+      -DCLSCAN_HIST_COPIES=16 -DCLSCAN_HIST_WIDE_BINS)
 # The sort program: the layers, then sort.cl, packed ulong counters; every key kind and width, values
 # of 0, 1, 2, 4 or 8 bytes or a registered type's width, 64-bit counts, and the CPU shape (a work-group of one).
 program_text(SORT sort_text)
@@ -266,4 +272,4 @@ foreach(key "-DCLSCAN_SORT_KEY_BYTES=4;-DCLSCAN_SORT_KEY_FLOAT" "-DCLSCAN_SORT_K
   check("${sort}" "sort, descending" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 ${key} -DCLSCAN_SORT_VALUE_BYTES=4
         -DCLSCAN_RADIX_BITS=6 -DCLSCAN_ITEMS=16 -DCLSCAN_SORT_DESCENDING -DCLSCAN_SORT_FLIP)
 endforeach()
-message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42 and unique and run-length encoding in 42, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the histograms in 11, the sort program in 46")
+message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42 and unique and run-length encoding in 42, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the histograms in 14, the sort program in 46")

@@ -11,7 +11,7 @@
  * (reduce by key, lengths, unique), their fallbacks forced; the partition with the compaction.
  * argmin and argmax of floats with NaNs.
  * Histograms, even and by edges, with bins in local memory (16) and in global memory (8200), and edges
- * that do not increase (the search must stay in bounds).
+ * that do not increase (the search must stay in bounds); bytes counted by value, in one band and two.
  * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented|arg|hist [[!]part of case names].
  * $CLSCAN_TEST_SEED replays. */
 #include "prims/prims.h"
@@ -469,6 +469,30 @@ static void hist_case(size_t n, size_t bins, int range, int shuffled, const char
     free(in), free(edges), free(want), free(got);
 }
 
+/* A histogram of random bytes over [3, 250), counted by value in held items (the GPUs' way), against
+ * a loop. */
+static void hist_bytes_case(size_t n, size_t bins, const char *what)
+{
+    if (skipped(what))
+        return;
+    unsigned char *in = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        in[i] = (unsigned char)ref_next(&rng);
+    uint64_t *want = calloc(bins, 8), *got = malloc(bins * 8);
+    const unsigned char lower = 3, upper = 250;
+    for (size_t i = 0; i < n; i++)
+        if (in[i] >= lower && in[i] < upper)
+            want[(size_t)(in[i] - lower) * bins / (upper - lower)]++;
+    cl_mem a = ref_buffer(ctx, n, in), c = poisoned(bins * 8);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 1);
+    clscan_status st = clscan_histogram_even(ctx, a, n, CLSCAN_UINT8, &lower, &upper, bins, c);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
+    if (ok_status(st, what, n) && (!ref_read(ctx, c, bins * 8, got) || memcmp(got, want, bins * 8)))
+        fail(what, n, "counts differ");
+    clReleaseMemObject(a), clReleaseMemObject(c);
+    free(in), free(want), free(got);
+}
+
 static void group_hist(void)
 {
     for (size_t i = 0; i < NSIZES; i++) {
@@ -483,8 +507,14 @@ static void group_hist(void)
     hist_case(sizes[NSIZES - 1], 16, 1, 1, "histogram range, shuffled edges, local bins");
     hist_case(sizes[NSIZES - 1], 8200, 1, 1, "histogram range, shuffled edges, bands of local bins");
     hist_case(sizes[NSIZES - 1], 70000, 1, 1, "histogram range, shuffled edges, global bins");
+    /* Bytes by value: 16 copies of the values' counters in Oclgrind's 32 KiB leave 3584 bins a band */
+    for (size_t i = 0; i < NSIZES; i++) {
+        hist_bytes_case(sizes[i], 256, "histogram bytes by value, local bins");
+        hist_bytes_case(sizes[i], 5000, "histogram bytes by value, bands of local bins");
+    }
     /* Every group adding into one row (GPUs from 128 shares), forced: its atomics and the fill before. */
     clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 1);
+    hist_bytes_case(sizes[NSIZES - 1], 256, "histogram bytes by value, local bins merged");
     hist_case(sizes[NSIZES - 1], 16, 0, 0, "histogram even, local bins merged");
     hist_case(sizes[NSIZES - 1], 8200, 1, 0, "histogram range, bands of local bins merged");
     clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 0);

@@ -3,6 +3,7 @@
  * local counts per work-group and one global row per launch, and the fold into the caller's ulong counts.
  * Also the checked, validated pieces clscan_mpi's histogram runs between its agreements (prims.h). */
 #include "prims.h"
+#include "../../cl/core/sizes.clh"   /* the kernels' own formulas (a path from here: no include dir) */
 #include <math.h>
 #include <string.h>
 
@@ -14,12 +15,21 @@
  * 3 bands 1.29 ms, all against 3.9 in the global row. */
 #define HIST_LOCAL_SPARE 2048
 #define HIST_MAX_BANDS 8
+/* GPUs' 8-bit elements: counters of each value, at most, and the local memory they leave for the bins
+ * at least (value_copies). H100, 2^28 bytes over 256 bins: 1, 4 and 32 copies 0.16-0.17, 0.16 and
+ * 0.136 ms, against 0.277 counting by bin through the table. */
+#define HIST_MOST_COPIES 32
+#define HIST_VALUES_BESIDE 16384
 /* Elements one uint counter may see: a local group's share, or one global launch; shares are multiples
  * of HIST_ALIGN elements, so that every share starts on a 16-byte vector (histogram.cl). */
 #define HIST_MAX_SHARE 0xFFFFFFF0ull
 #define HIST_ALIGN 16
-/* Work-groups a compute unit (as the reductions). */
+/* Work-groups a compute unit (as the reductions); counting bytes by value, six: groups of 33 KiB, six of
+ * which fill an H100's 228 KiB, so that the shares run in one wave (H100, 2^28 bytes over 256 bins: 4,
+ * 6, 8, 12, 24 and 48 groups 0.127, 0.116-0.121, 0.139-0.141, 0.122-0.127, 0.129 and 0.140-0.147 ms;
+ * eight leave a third of the slots idle in a second wave). */
 #define HIST_GROUPS_PER_CU 8
+#define HIST_VALUE_GROUPS_PER_CU 6
 /* Shares from which, with bins few enough that the fold is a short row of work-items, the groups add
  * into one row instead (run_local): below it the fill that zeroes the row costs more than the fold
  * saves (H100, 256 bins: 16 shares 0.019 -> 0.025 ms merged; 256 shares 0.029 -> 0.021). */
@@ -160,9 +170,12 @@ static hist_rule even_rule(clscan_type type, const void *lower, const void *uppe
  * long share) one band while the counts take a quarter of the local memory at most: their atomics on
  * one global row fought over cache lines (PoCL, 2 cores, 2^22 floats over 65536 bins: 14-15 ms against
  * a C loop's 8.5-9.4). */
-static size_t local_band(const clscan_context *ctx, const clscan__program *p, size_t n, size_t bins)
+static size_t local_band(const clscan_context *ctx, const clscan__program *p, size_t n, size_t bins,
+                         unsigned copies)
 {
-    const size_t local = ctx->info.local_mem, spare = local > HIST_LOCAL_SPARE ? local - HIST_LOCAL_SPARE : 0;
+    const size_t values = CLSCAN_LOCAL_HIST_VALUES(copies) * sizeof(cl_uint);
+    const size_t local = ctx->info.local_mem, taken = HIST_LOCAL_SPARE + values;
+    const size_t spare = local > taken ? local - taken : 0;
     const size_t most = (p->config.stream ? local / 4 : spare) / sizeof(cl_uint);
     if (most == 0)
         return 0;
@@ -204,17 +217,19 @@ static clscan_status fold(clscan_context *ctx, const clscan__program *p, cl_mem 
 
 /* Local counts in bands of `band` bins: shares enough that each has fewer than 2^32 elements, each at
  * least a few bins' worth (a group zeroes and writes its band), with their bands at most
- * HIST_GROUPS_PER_CU groups a compute unit, a group a band of a share; a row of the scratch a share,
- * which the fold sums, one work-item a bin down the rows. With many shares, few bins and fewer than
+ * HIST_GROUPS_PER_CU groups a compute unit (HIST_VALUE_GROUPS_PER_CU counting bytes by value: copies),
+ * a group a band of a share; a row of the scratch a share, which the fold sums, one work-item a bin
+ * down the rows. With many shares, few bins and fewer than
  * 2^32 elements in all (merge) every group adds its band to one zeroed row instead, atomically, and
  * the fold reads that row alone: the fold down 1056 rows took 0.087 of the 0.359 ms of 2^28 bytes over
  * 256 bins on the H100; merged, 0.277 ms. With many bins the fold is wide and fast, and the atomics
  * as many as its reads (65536 bins: 2.43 against 2.46 ms). */
 static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl_mem in, size_t n,
-                               const hist_rule *r, size_t bins, size_t band, cl_mem counts)
+                               const hist_rule *r, size_t bins, size_t band, unsigned copies, cl_mem counts)
 {
     const size_t wg = p->config.wg_size, cus = ctx->info.compute_units ? ctx->info.compute_units : 1;
-    const size_t bands = clscan__tiles(bins, band), most = clscan__tiles(HIST_GROUPS_PER_CU * cus, bands);
+    const size_t per_cu = copies ? HIST_VALUE_GROUPS_PER_CU : HIST_GROUPS_PER_CU;
+    const size_t bands = clscan__tiles(bins, band), most = clscan__tiles(per_cu * cus, bands);
     /* CPUs: shares of 16 times the bins, so that few groups zero, write and fold many bins. */
     const size_t per_bin = p->config.stream ? 16 : 2, least = clscan__tiles(n, HIST_MAX_SHARE);
     const size_t share = 16 * wg > per_bin * band ? 16 * wg : per_bin * band;
@@ -280,6 +295,21 @@ static clscan_status run_global(clscan_context *ctx, const clscan__program *p, c
     return st;
 }
 
+/* How many counters of each of the 256 values a group of a GPU takes (histogram.cl: 8-bit elements
+ * count by value, each work-item in copy lane % copies, so that a warp's atomics never meet in a
+ * bank), 0 elsewhere: HIST_MOST_COPIES where that leaves HIST_VALUES_BESIDE bytes of the local
+ * memory for the bins (the H100's 48 KiB), else the largest power of two that does (Oclgrind's 32 KiB:
+ * 16). */
+static unsigned value_copies(const clscan_context *ctx, const clscan__config *cfg)
+{
+    if (cfg->stream || cfg->elem != 1)
+        return 0;
+    unsigned copies = HIST_MOST_COPIES;
+    while (copies > 1 && CLSCAN_LOCAL_HIST_VALUES(copies) * sizeof(cl_uint) + HIST_VALUES_BESIDE > ctx->info.local_mem)
+        copies /= 2;
+    return copies;
+}
+
 /* Validated, lock held. n == 0 writes zeros (a fold of no rows): a histogram of nothing. */
 static clscan_status hist_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, const hist_rule *r,
                               size_t bins, cl_mem counts)
@@ -288,14 +318,17 @@ static clscan_status hist_run(clscan_context *ctx, cl_mem in, size_t n, clscan_t
         clscan__config_with(ctx, CLSCAN__PROGRAM_HIST, type, CLSCAN_ADD, n, clscan__hist_tile(ctx, type));
     if ((uint64_t)bins > UINT32_MAX)   /* bins numbered in ulong (histogram.cl); else in uint */
         clscan__config_define(&cfg, "CLSCAN_HIST_WIDE_BINS", NULL);
+    const unsigned copies = value_copies(ctx, &cfg);
+    if (copies)
+        clscan__config_define_uint(&cfg, "CLSCAN_HIST_COPIES", copies);
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
         return st;
     if (n == 0)
         return fold(ctx, p, NULL, 0, bins, NULL, counts);
-    const size_t band = local_band(ctx, p, n, bins);
-    return band ? run_local(ctx, p, in, n, r, bins, band, counts) : run_global(ctx, p, in, n, r, bins, counts);
+    const size_t band = local_band(ctx, p, n, bins, copies);
+    return band ? run_local(ctx, p, in, n, r, bins, band, copies, counts) : run_global(ctx, p, in, n, r, bins, counts);
 }
 
 clscan_status clscan__histogram_even_run(clscan_context *ctx, cl_mem in, size_t n, clscan_type type, const void *lower,
