@@ -11,7 +11,8 @@
  * (reduce by key, lengths, unique), their fallbacks forced; the partition with the compaction.
  * argmin and argmax of floats with NaNs.
  * Histograms, even and by edges, with bins in local memory (16) and in global memory (8200), and edges
- * that do not increase (the search must stay in bounds); bytes counted by value, in one band and two.
+ * that do not increase (the search must stay in bounds); bytes counted by value, in one band and two;
+ * int32 by the 32-bit rule and int64 by the 128-bit one.
  * Usage: oclgrind_paths scan|scan8|fallback|reduce|compact|sort|sat|user|segmented|arg|hist [[!]part of case names].
  * $CLSCAN_TEST_SEED replays. */
 #include "prims/prims.h"
@@ -493,6 +494,41 @@ static void hist_bytes_case(size_t n, size_t bins, const char *what)
     free(in), free(want), free(got);
 }
 
+/* A histogram of random int64 over [lower, upper) spread so wide that (x - lower) * bins needs more
+ * than 64 bits (the rule's 128-bit split, clscan_hist_scale), and of int32 (the 32-bit rule), against a
+ * loop in 128-bit arithmetic. */
+static void hist_int_case(size_t n, size_t bins, int wide, const char *what)
+{
+    if (skipped(what))
+        return;
+    const int64_t lower = wide ? INT64_MIN / 2 - 12345 : -1000, upper = wide ? INT64_MAX / 3 : 1001;
+    const size_t elem = wide ? 8 : 4;
+    unsigned char *in = malloc(n * elem);
+    uint64_t *want = calloc(bins, 8), *got = malloc(bins * 8);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = ref_next(&rng);
+        const int64_t x = wide ? (int64_t)r : (int64_t)(r % 2400) - 1200;
+        if (wide)
+            memcpy(in + i * 8, &x, 8);
+        else {
+            const int32_t x32 = (int32_t)x;
+            memcpy(in + i * 4, &x32, 4);
+        }
+        if (x >= lower && x < upper) {
+            const unsigned __int128 d = (unsigned __int128)((uint64_t)x - (uint64_t)lower);
+            want[(size_t)(d * bins / ((uint64_t)upper - (uint64_t)lower))]++;
+        }
+    }
+    const int32_t lower32 = (int32_t)lower, upper32 = (int32_t)upper;
+    cl_mem a = ref_buffer(ctx, n * elem, in), c = poisoned(bins * 8);
+    clscan_status st = wide ? clscan_histogram_even(ctx, a, n, CLSCAN_INT64, &lower, &upper, bins, c)
+                            : clscan_histogram_even(ctx, a, n, CLSCAN_INT32, &lower32, &upper32, bins, c);
+    if (ok_status(st, what, n) && (!ref_read(ctx, c, bins * 8, got) || memcmp(got, want, bins * 8)))
+        fail(what, n, "counts differ");
+    clReleaseMemObject(a), clReleaseMemObject(c);
+    free(in), free(want), free(got);
+}
+
 static void group_hist(void)
 {
     for (size_t i = 0; i < NSIZES; i++) {
@@ -507,6 +543,10 @@ static void group_hist(void)
     hist_case(sizes[NSIZES - 1], 16, 1, 1, "histogram range, shuffled edges, local bins");
     hist_case(sizes[NSIZES - 1], 8200, 1, 1, "histogram range, shuffled edges, bands of local bins");
     hist_case(sizes[NSIZES - 1], 70000, 1, 1, "histogram range, shuffled edges, global bins");
+    /* Integers: the 32-bit rule in local bins and in bands, the 128-bit split */
+    hist_int_case(sizes[NSIZES - 1], 16, 0, "histogram int32, local bins");
+    hist_int_case(sizes[NSIZES - 1], 8200, 0, "histogram int32, bands of local bins");
+    hist_int_case(sizes[NSIZES - 1], 1000, 1, "histogram int64, 128-bit rule");
     /* Bytes by value: 16 copies of the values' counters in Oclgrind's 32 KiB leave 3584 bins a band */
     for (size_t i = 0; i < NSIZES; i++) {
         hist_bytes_case(sizes[i], 256, "histogram bytes by value, local bins");

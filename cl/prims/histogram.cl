@@ -63,7 +63,8 @@ clscan_hist_bin clscan_hist_scale(ulong d, const clscan_hist_even_rule *r)
         const ulong x = d * bins, q = mul_hi(x, r->magic);
         return (clscan_hist_bin)(q + (x - q * range >= range));
     }
-    const ulong q = bins / range, rem = bins % range;
+    const ulong q = bins / range, rem = bins - q * range;   /* not %: LLVM made the pair a freeze, which
+                                                              * Oclgrind cannot run */
     ulong high = mul_hi(d, rem), low = d * rem;
     for (int i = 0; i < 64; i++) {
         const ulong carry = high >> 63;
