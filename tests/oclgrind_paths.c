@@ -434,6 +434,16 @@ static void group_arg(void)
     }
 }
 
+/* A histogram's call and its counts c against want (where compare): a failure if either is wrong. */
+static void hist_check(clscan_status st, cl_mem c, const uint64_t *want, size_t bins, int compare, const char *what,
+                       size_t n)
+{
+    uint64_t *got = malloc(bins * 8);
+    if (ok_status(st, what, n) && (!ref_read(ctx, c, bins * 8, got) || (compare && memcmp(got, want, bins * 8))))
+        fail(what, n, "counts differ");
+    free(got);
+}
+
 /* A histogram of random floats (NaNs and values outside too) over [-1, 1) or 17 random edges, against a
  * loop; shuffled edges only run (their counts are some counts). */
 static void hist_case(size_t n, size_t bins, int range, int shuffled, const char *what)
@@ -445,7 +455,7 @@ static void hist_case(size_t n, size_t bins, int range, int shuffled, const char
         edges[b] = shuffled ? (float)(ref_next(&rng) % 200) / 100 - 1 : -1 + 2 * (float)b / (float)bins;
     for (size_t i = 0; i < n; i++)
         in[i] = ref_next(&rng) % 9 == 0 ? NAN : (float)(ref_next(&rng) % 250) / 100 - 1.25f;
-    uint64_t *want = calloc(bins, 8), *got = malloc(bins * 8);
+    uint64_t *want = calloc(bins, 8);
     const float lower = -1, upper = 1, scale = (float)bins / (upper - lower);
     for (size_t i = 0; i < n && !shuffled; i++) {
         if (!(in[i] >= -1 && in[i] < 1))
@@ -464,10 +474,9 @@ static void hist_case(size_t n, size_t bins, int range, int shuffled, const char
     cl_mem a = ref_buffer(ctx, n * 4, in), e = ref_buffer(ctx, (bins + 1) * 4, edges), c = poisoned(bins * 8);
     clscan_status st = range ? clscan_histogram_range(ctx, a, n, CLSCAN_FLOAT, e, bins, c)
                              : clscan_histogram_even(ctx, a, n, CLSCAN_FLOAT, &lower, &upper, bins, c);
-    if (ok_status(st, what, n) && (!ref_read(ctx, c, bins * 8, got) || (!shuffled && memcmp(got, want, bins * 8))))
-        fail(what, n, "counts differ");
+    hist_check(st, c, want, bins, !shuffled, what, n);
     clReleaseMemObject(a), clReleaseMemObject(e), clReleaseMemObject(c);
-    free(in), free(edges), free(want), free(got);
+    free(in), free(edges), free(want);
 }
 
 /* A histogram of random bytes over [3, 250), counted by value in held items (the GPUs' way), against
@@ -479,7 +488,7 @@ static void hist_bytes_case(size_t n, size_t bins, const char *what)
     unsigned char *in = malloc(n);
     for (size_t i = 0; i < n; i++)
         in[i] = (unsigned char)ref_next(&rng);
-    uint64_t *want = calloc(bins, 8), *got = malloc(bins * 8);
+    uint64_t *want = calloc(bins, 8);
     const unsigned char lower = 3, upper = 250;
     for (size_t i = 0; i < n; i++)
         if (in[i] >= lower && in[i] < upper)
@@ -488,10 +497,9 @@ static void hist_bytes_case(size_t n, size_t bins, const char *what)
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 1);
     clscan_status st = clscan_histogram_even(ctx, a, n, CLSCAN_UINT8, &lower, &upper, bins, c);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
-    if (ok_status(st, what, n) && (!ref_read(ctx, c, bins * 8, got) || memcmp(got, want, bins * 8)))
-        fail(what, n, "counts differ");
+    hist_check(st, c, want, bins, 1, what, n);
     clReleaseMemObject(a), clReleaseMemObject(c);
-    free(in), free(want), free(got);
+    free(in), free(want);
 }
 
 /* A histogram of random int64 over [lower, upper) spread so wide that (x - lower) * bins needs more
@@ -504,7 +512,7 @@ static void hist_int_case(size_t n, size_t bins, int wide, const char *what)
     const int64_t lower = wide ? INT64_MIN / 2 - 12345 : -1000, upper = wide ? INT64_MAX / 3 : 1001;
     const size_t elem = wide ? 8 : 4;
     unsigned char *in = malloc(n * elem);
-    uint64_t *want = calloc(bins, 8), *got = malloc(bins * 8);
+    uint64_t *want = calloc(bins, 8);
     for (size_t i = 0; i < n; i++) {
         const uint64_t r = ref_next(&rng);
         const int64_t x = wide ? (int64_t)r : (int64_t)(r % 2400) - 1200;
@@ -523,10 +531,9 @@ static void hist_int_case(size_t n, size_t bins, int wide, const char *what)
     cl_mem a = ref_buffer(ctx, n * elem, in), c = poisoned(bins * 8);
     clscan_status st = wide ? clscan_histogram_even(ctx, a, n, CLSCAN_INT64, &lower, &upper, bins, c)
                             : clscan_histogram_even(ctx, a, n, CLSCAN_INT32, &lower32, &upper32, bins, c);
-    if (ok_status(st, what, n) && (!ref_read(ctx, c, bins * 8, got) || memcmp(got, want, bins * 8)))
-        fail(what, n, "counts differ");
+    hist_check(st, c, want, bins, 1, what, n);
     clReleaseMemObject(a), clReleaseMemObject(c);
-    free(in), free(want), free(got);
+    free(in), free(want);
 }
 
 static void group_hist(void)

@@ -238,20 +238,25 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, uin
  * (per_group elements, fewer than 2^32, a multiple of 16; the bands of a share are neighbouring groups,
  * so they tend to run together) into its local counts, and writes them to their place in the share's
  * row of the scratch, or with merge adds them to the one row. One band: the group's row, or with own
- * (CPUs) each work-item's. The band comes from a uint division: get_group_id's own % and / became an
- * LLVM freeze that Oclgrind cannot run. */
-#define CLSCAN_HIST_GROUP(BIN)                                                                       \
-    const uint clscan_own = own, bands = (uint)(((ulong)bins + band - 1) / band);                    \
+ * (CPUs) each work-item's. CLSCAN_HIST_BAND names the group's band (its first bin and width), its
+ * share's elements (from, count) and the row it writes (both ways of counting take it). The band comes
+ * from a uint division: get_group_id's own % and / became an LLVM freeze that Oclgrind cannot run. */
+#define CLSCAN_HIST_BAND                                                                             \
+    const uint bands = (uint)(((ulong)bins + band - 1) / band);                                      \
     const uint group = (uint)get_group_id(0), share = group / bands;                                 \
     const clscan_hist_bin clscan_first_bin = (group - share * bands) * band;                         \
     const clscan_hist_bin clscan_width = min((clscan_hist_bin)band, (clscan_hist_bin)bins - clscan_first_bin); \
-    clscan_hist_local_zero(counts, clscan_width, own);                                               \
-    __local uint *mine = own ? counts + get_local_id(0) * clscan_width : counts;                     \
     const ulong from = min((ulong)share * per_group, n);                                             \
     const uint count = (uint)min(per_group, n - from);                                               \
+    __global uint *clscan_row = rows + (merge ? 0 : (ulong)share * bins) + clscan_first_bin;
+#define CLSCAN_HIST_GROUP(BIN)                                                                       \
+    const uint clscan_own = own;                                                                     \
+    CLSCAN_HIST_BAND                                                                                 \
+    clscan_hist_local_zero(counts, clscan_width, own);                                               \
+    __local uint *mine = own ? counts + get_local_id(0) * clscan_width : counts;                     \
     (void)clscan_own;                                                                                \
     CLSCAN_HIST_SPAN(BIN, from, count, get_local_id(0), CLSCAN_WG_SIZE, mine)                        \
-    clscan_hist_local_out(counts, clscan_width, own, merge, rows + (merge ? 0 : (ulong)share * bins) + clscan_first_bin);
+    clscan_hist_local_out(counts, clscan_width, own, merge, clscan_row);
 
 /* Elements from .. from + count (count < 2^32, from a multiple of 16) over the whole launch into one
  * global row (fewer than 2^32 work-items), atomically. */
@@ -324,19 +329,15 @@ void clscan_hist_values_to_band(__local const uint *values, __local const clscan
 
 /* As CLSCAN_HIST_GROUP, counting by value (the table must be filled). */
 #define CLSCAN_HIST_GROUP_BY_VALUE                                                                   \
-    const uint bands = (uint)(((ulong)bins + band - 1) / band);                                      \
-    const uint group = (uint)get_group_id(0), share = group / bands;                                 \
-    const clscan_hist_bin first_bin = (group - share * bands) * band;                                \
-    const clscan_hist_bin width = min((clscan_hist_bin)band, (clscan_hist_bin)bins - first_bin);     \
+    CLSCAN_HIST_BAND                                                                                 \
     __local uint clscan_values[CLSCAN_HIST_VALUES_LOCAL];                                            \
     for (uint v = get_local_id(0); v < CLSCAN_HIST_VALUES_LOCAL; v += CLSCAN_WG_SIZE)                \
         clscan_values[v] = 0;                                                                        \
-    clscan_hist_local_zero(counts, width, 0);                                                        \
-    const ulong from = min((ulong)share * per_group, n);                                             \
-    clscan_hist_count_values(in, from, (uint)min(per_group, n - from), clscan_values);               \
-    clscan_hist_values_to_band(clscan_values, clscan_table, first_bin, width, counts);               \
+    clscan_hist_local_zero(counts, clscan_width, 0);                                                 \
+    clscan_hist_count_values(in, from, count, clscan_values);                                        \
+    clscan_hist_values_to_band(clscan_values, clscan_table, clscan_first_bin, clscan_width, counts); \
     (void)own;                                                                                       \
-    clscan_hist_local_out(counts, width, 0, merge, rows + (merge ? 0 : (ulong)share * bins) + first_bin);
+    clscan_hist_local_out(counts, clscan_width, 0, merge, clscan_row);
 #define CLSCAN_HIST_LOCAL_GROUP(BIN) CLSCAN_HIST_GROUP_BY_VALUE
 #else
 #define CLSCAN_HIST_LOCAL_GROUP CLSCAN_HIST_GROUP
