@@ -12,15 +12,14 @@ static size_t tile_local_bytes(clscan__tuning t, size_t elem)
     return (tile + CLSCAN_LOCAL_WG_SCAN_MAX((size_t)t.wg_size)) * elem;
 }
 
-/* Local memory the compaction kernels declare (compact.cl), whatever the element: every work-item's
- * flag mask words and rank (one word when streaming), unique's head bytes and run-length encoding's
- * look-back scratch (reserved for every compaction: one tile table serves all three) and the count
- * scan's scratch; their elements go from registers straight to their places. */
+/* Local memory the compaction kernels declare (compact.cl): every work-item's flag mask words and
+ * rank (one word when streaming), unique's head bytes (which then stage its kept elements, at least
+ * one of elem bytes) and run-length encoding's look-back scratch (reserved for every compaction: one
+ * tile table serves all three) and the count scan's scratch. */
 static size_t compact_local_bytes(clscan__tuning t, size_t elem)
 {
-    (void)elem;
     size_t ranks = CLSCAN_LOCAL_COMPACT(t.stream, (size_t)t.wg_size, t.items),
-           heads = CLSCAN_LOCAL_COMPACT_HEADS(t.stream, (size_t)t.wg_size, t.items),
+           heads = CLSCAN_LOCAL_COMPACT_HEADS(t.stream, (size_t)t.wg_size, t.items, elem),
            rle = CLSCAN_LOCAL_COMPACT_RLE((size_t)t.wg_size);
     return (ranks + heads + rle + CLSCAN_LOCAL_WG_SCAN_MAX((size_t)t.wg_size)) * sizeof(cl_uint);
 }
