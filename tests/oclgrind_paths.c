@@ -400,6 +400,12 @@ static void group_segmented(void)
         for (size_t i = 0; i < NSIZES; i++)
             for (int fn = 0; fn < 3; fn++)
                 runs_case(sizes[i], fn, (int)(i & 1), fallback ? "runs forced fallback" : "runs");
+        /* unique and run-length encoding as GPUs run them: held items, the kept elements staged */
+        clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 1);
+        for (size_t i = 0; i < NSIZES; i++)
+            for (int fn = 1; fn < 3; fn++)
+                runs_case(sizes[i], fn, (int)(~i & 1), fallback ? "runs held forced fallback" : "runs held");
+        clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
     }
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
 }
