@@ -267,6 +267,24 @@ uint clscan_lowest_bit(uint m)
     return 31 - clz(m & (0u - m));
 }
 
+#if defined(CLSCAN_COMPACT_HEADS) && !defined(CLSCAN_ITEMS_STREAM)
+/* One round of staging a tile's heads (GPUs): of the work-item's heads (its mask's set bits, ranked
+ * from rank), those of rank c .. c + cap - 1 go to keys[rank - c], read again where they lie, and,
+ * where pos is not NULL, 1 + their places to pos[rank - c + 1]. */
+void clscan_stage_heads(__global const clscan_payload_t *in, ulong first, const uint mask[CLSCAN_FLAG_WORDS],
+                        uint rank, uint c, uint cap, __local clscan_payload_t *keys, __local uint *pos)
+{
+    for (uint w = 0; w < CLSCAN_FLAG_WORDS; w++)
+        for (uint m = mask[w]; m != 0; m &= m - 1, rank++)
+            if (rank - c < cap) {
+                const uint at = 32 * w + clscan_lowest_bit(m);
+                keys[rank - c] = in[first + at];
+                if (pos)
+                    pos[rank - c + 1] = (uint)first + at + 1u;
+            }
+}
+#endif
+
 /* Writes the tile's kept elements in order from out[start]; in a partition also the others, in order,
  * from out[rest + the others before them] (rest: how many all tiles keep; CLSCAN_COMPACT_NO_REST
  * otherwise). Work-items read ranks until they return: the next write to it must follow a barrier (the
@@ -310,11 +328,7 @@ void clscan_compact_write(__global const clscan_payload_t *in, __global const uc
     __local clscan_payload_t *stage = (__local clscan_payload_t *)heads;
     const ulong first = base + (ulong)lid * CLSCAN_ITEMS;
     for (uint c = 0; c < total; c += CLSCAN_STAGE_CAP) {
-        uint r = rank;
-        for (uint w = 0; w < CLSCAN_FLAG_WORDS; w++)
-            for (uint m = mask[w]; m != 0; m &= m - 1, r++)
-                if (r - c < CLSCAN_STAGE_CAP)
-                    stage[r - c] = in[first + 32 * w + clscan_lowest_bit(m)];
+        clscan_stage_heads(in, first, mask, rank, c, CLSCAN_STAGE_CAP, stage, (__local uint *)0);
         barrier(CLK_LOCAL_MEM_FENCE);
         const uint count = min(total - c, (uint)CLSCAN_STAGE_CAP);
         for (uint k = lid; k < count; k += CLSCAN_WG_SIZE)
@@ -528,14 +542,7 @@ void clscan_compact_single_pass(__global const clscan_payload_t *in, __global ul
          * head before them), then written by the group in order, a run's length from two places */
         uint carry = prefix.last;
         for (uint c = 0; c < total; c += CLSCAN_RLE_CAP) {
-            uint r = rank;
-            for (uint w = 0; w < CLSCAN_FLAG_WORDS; w++)
-                for (uint m = mask[w]; m != 0; m &= m - 1, r++)
-                    if (r - c < CLSCAN_RLE_CAP) {
-                        const uint at = (uint)first + 32 * w + clscan_lowest_bit(m);
-                        skeys[r - c] = in[at];
-                        spos[r - c + 1] = at + 1u;
-                    }
+            clscan_stage_heads(in, first, mask, rank, c, CLSCAN_RLE_CAP, skeys, spos);
             if (lid == 0)
                 spos[0] = carry;
             barrier(CLK_LOCAL_MEM_FENCE);

@@ -331,8 +331,7 @@ void clscan_hist_values_to_band(__local const uint *values, __local const clscan
 #define CLSCAN_HIST_GROUP_BY_VALUE                                                                   \
     CLSCAN_HIST_BAND                                                                                 \
     __local uint clscan_values[CLSCAN_HIST_VALUES_LOCAL];                                            \
-    for (uint v = get_local_id(0); v < CLSCAN_HIST_VALUES_LOCAL; v += CLSCAN_WG_SIZE)                \
-        clscan_values[v] = 0;                                                                        \
+    clscan_hist_local_zero(clscan_values, CLSCAN_HIST_VALUES_LOCAL, 0);                              \
     clscan_hist_local_zero(counts, clscan_width, 0);                                                 \
     clscan_hist_count_values(in, from, count, clscan_values);                                        \
     clscan_hist_values_to_band(clscan_values, clscan_table, clscan_first_bin, clscan_width, counts); \
