@@ -565,7 +565,8 @@ static void group_hist(void)
         hist_bytes_case(sizes[i], 256, "histogram bytes by value, local bins");
         hist_bytes_case(sizes[i], 5000, "histogram bytes by value, bands of local bins");
     }
-    /* Every group adding into one row (GPUs from 128 shares), forced: its atomics and the fill before. */
+    /* Every group adding into one row (GPUs' choice up to 4096 bins), forced: its atomics, the last
+     * group's move. */
     clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 1);
     hist_bytes_case(sizes[NSIZES - 1], 256, "histogram bytes by value, local bins merged");
     hist_case(sizes[NSIZES - 1], 16, 0, 0, "histogram even, local bins merged");

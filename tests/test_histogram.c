@@ -5,7 +5,8 @@
  * bands of local memory on GPUs (the last band narrower; CPUs count them in one band or in global memory),
  * and 2^20 in global memory (the quick tier: 65536 and 24581, at int32 and float), values on edges, just
  * outside, NaN and the infinities, sizes 0, 1 and around a group's share, and in the item mode the
- * policy does not pick; counts poisoned before each run. Edges that do not increase, and bad arguments:
+ * policy does not pick, and with every group adding into one row (forced; back to back, the bins
+ * changing); counts poisoned before each run. Edges that do not increase, and bad arguments:
  * a status, nothing written, the context still working.
  * $CLSCAN_TEST_SEED replays. */
 #include "prims/prims.h"
@@ -370,7 +371,7 @@ static void test_histogram_other_items_mode(void **state)
     other_items_mode(0);
 }
 
-/* Every group adding into one row (merge: chosen on GPUs from 128 shares, which CPUs never reach),
+/* Every group adding into one row (merge: chosen on GPUs up to 4096 bins, never on CPUs),
  * forced, for bytes, int32 and floats in both item modes; the quick tier: bytes and int32 in the
  * policy's mode. */
 static void test_histogram_merged(void **state)
@@ -386,6 +387,41 @@ static void test_histogram_merged(void **state)
     }
     other_items_mode(0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 0);
+}
+
+/* Merged calls back to back, their bins changing (2, 256, 7: one call's counters lie where the next
+ * one's ticket does), every one checked: each must find the row and its ticket zero, as the last
+ * group of the call before left them. The H100 lost counts to the next call when a group's adds were
+ * not yet made as it took its ticket. 2^20 bytes, 300 calls (60 in the quick tier). */
+static void test_histogram_merged_back_to_back(void **state)
+{
+    (void)state;
+    const size_t n = 1u << 20, calls = ref_quick() ? 60 : 300, bins[] = {2, 256, 7};
+    const unsigned char lower = 0, upper = 255;
+    unsigned char *data = malloc(n);
+    uint64_t want[3][256] = {{0}}, got[256];
+    for (size_t i = 0; i < n; i++)
+        data[i] = (unsigned char)(ref_next(&rng) >> 24);
+    for (size_t k = 0; k < 3; k++)
+        for (size_t i = 0; i < n; i++)
+            if (data[i] < upper)
+                want[k][(uint64_t)data[i] * bins[k] / upper]++;
+    cl_mem in = ref_buffer(ctx, n, data), counts = ref_buffer(ctx, sizeof got, NULL);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 1);
+    size_t wrong = 0;
+    for (size_t c = 0; c < calls; c++) {
+        const size_t k = c % 3;
+        clscan_status st = clscan_histogram_even(ctx, in, n, CLSCAN_UINT8, &lower, &upper, bins[k], counts);
+        if (st != CLSCAN_SUCCESS || !ref_read(ctx, counts, bins[k] * 8, got) || memcmp(got, want[k], bins[k] * 8)) {
+            if (wrong++ < 5)
+                print_error("merged call %zu of %zu, %zu bins: %s\n", c, calls, bins[k],
+                            st != CLSCAN_SUCCESS ? clscan_last_error(ctx) : "counts differ");
+        }
+    }
+    clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 0);
+    clReleaseMemObject(in), clReleaseMemObject(counts);
+    free(data);
+    assert_int_equal(wrong, 0);
 }
 
 /* Edges that do not increase: some counts, no more than the elements, never a fault (Oclgrind checks
@@ -499,7 +535,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_histogram_INT8),         cmocka_unit_test(test_histogram_UINT8),
         cmocka_unit_test(test_histogram_INT16),        cmocka_unit_test(test_histogram_UINT16),
         cmocka_unit_test(test_histogram_other_items_mode),
-        cmocka_unit_test(test_histogram_merged),
+        cmocka_unit_test(test_histogram_merged),        cmocka_unit_test(test_histogram_merged_back_to_back),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

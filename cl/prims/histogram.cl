@@ -3,7 +3,8 @@
  * bins fit there (clscan_hist_*_local, each group's row to scratch), on GPUs also when a band of them
  * does (each group then counts one band of one share, finding every element's bin), else in one global
  * row per launch of fewer than 2^32 elements (clscan_hist_*_global).
- * clscan_hist_fold sums rows into the ulong counts.
+ * clscan_hist_fold sums rows into the ulong counts; where every group adds into one row (merge), the
+ * last group to finish moves it there instead.
  * 64-bit atomics are not core OpenCL C 1.2, so no uint counter is ever given 2^32 elements. Bins are
  * numbered in uint, in ulong where the host asks for more than 2^32 - 1 of them (CLSCAN_HIST_WIDE_BINS):
  * on a GPU each element's work is the cost here, not its bytes (H100: an 8-bit histogram counting one
@@ -130,11 +131,16 @@ void clscan_hist_local_zero(__local uint *counts, uint width, uint own)
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* merge: row is the one row of every group, which adds its counts to it atomically (the host zeroed it,
- * and its total stays below 2^32); else the group's own row, written. */
-void clscan_hist_local_out(__local const uint *counts, uint width, uint own, uint merge, __global uint *row)
+/* merge: row is the one row of every group, which adds its counts to it atomically (zero before the
+ * launch, its total below 2^32), each add's old value going into the local word done (zeroed here), so
+ * that the add has been made before the work-item passes its next barrier (clscan_hist_merged_out);
+ * else the group's own row, written. */
+void clscan_hist_local_out(__local const uint *counts, uint width, uint own, uint merge, __global uint *row,
+                           __local uint *done)
 {
     const uint local_rows = own ? CLSCAN_WG_SIZE : 1;
+    if (get_local_id(0) == 0)
+        *done = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint b = get_local_id(0); b < width; b += CLSCAN_WG_SIZE) {
         uint sum = 0;
@@ -143,7 +149,29 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, uin
         if (!merge)
             row[b] = sum;
         else if (sum)
-            atomic_add(&row[b], sum);
+            atomic_max(done, atomic_add(&row[b], sum));
+    }
+}
+
+/* With merge, the group that adds last moves the one row into the caller's counts and leaves the row and
+ * its ticket (rows[bins], after it) zero for the next launch, as the host found them (a scratch kept
+ * zero between calls): one launch where a zero fill before it and a fold after it took three. The
+ * group takes its ticket only once every work-item's adds have been made (their old values are in the
+ * local word last, clscan_hist_local_out), so the last group's atomic reads see every group's adds.
+ * With a global mem_fence before the barrier instead the H100 lost counts to the next call: 1.2's
+ * fences order a work-item's own accesses, not what other groups see, and an add whose value is
+ * unused need not be waited for. Every work-item passes both barriers, merging or not. */
+void clscan_hist_merged_out(uint merge, __global uint *rows, ulong bins, __global ulong *merged, __local uint *last)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0)
+        *last = merge && atomic_inc(&rows[bins]) == get_num_groups(0) - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (*last) {
+        for (ulong b = get_local_id(0); b < bins; b += CLSCAN_WG_SIZE)
+            merged[b] = atomic_xchg(&rows[b], 0u);
+        if (get_local_id(0) == 0)
+            atomic_xchg(&rows[bins], 0u);
     }
 }
 
@@ -237,7 +265,8 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, uin
 /* Group g counts band g % bands (band bins from the band's first, fewer in the last) of share g / bands
  * (per_group elements, fewer than 2^32, a multiple of 16; the bands of a share are neighbouring groups,
  * so they tend to run together) into its local counts, and writes them to their place in the share's
- * row of the scratch, or with merge adds them to the one row. One band: the group's row, or with own
+ * row of the scratch, or with merge adds them to the one row (clscan_last: a local word the kernel
+ * declares, for clscan_hist_merged_out). One band: the group's row, or with own
  * (CPUs) each work-item's. CLSCAN_HIST_BAND names the group's band (its first bin and width), its
  * share's elements (from, count) and the row it writes (both ways of counting take it). The band comes
  * from a uint division: get_group_id's own % and / became an LLVM freeze that Oclgrind cannot run. */
@@ -256,7 +285,7 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, uin
     __local uint *mine = own ? counts + get_local_id(0) * clscan_width : counts;                     \
     (void)clscan_own;                                                                                \
     CLSCAN_HIST_SPAN(BIN, from, count, get_local_id(0), CLSCAN_WG_SIZE, mine)                        \
-    clscan_hist_local_out(counts, clscan_width, own, merge, clscan_row);
+    clscan_hist_local_out(counts, clscan_width, own, merge, clscan_row, &clscan_last);
 
 /* Elements from .. from + count (count < 2^32, from a multiple of 16) over the whole launch into one
  * global row (fewer than 2^32 work-items), atomically. */
@@ -336,7 +365,7 @@ void clscan_hist_values_to_band(__local const uint *values, __local const clscan
     clscan_hist_count_values(in, from, count, clscan_values);                                        \
     clscan_hist_values_to_band(clscan_values, clscan_table, clscan_first_bin, clscan_width, counts); \
     (void)own;                                                                                       \
-    clscan_hist_local_out(counts, clscan_width, 0, merge, clscan_row);
+    clscan_hist_local_out(counts, clscan_width, 0, merge, clscan_row, &clscan_last);
 #define CLSCAN_HIST_LOCAL_GROUP(BIN) CLSCAN_HIST_GROUP_BY_VALUE
 #else
 #define CLSCAN_HIST_LOCAL_GROUP CLSCAN_HIST_GROUP
@@ -349,19 +378,24 @@ void clscan_hist_values_to_band(__local const uint *values, __local const clscan
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_hist_even_local(__global const CLSCAN_T *in, ulong n, ulong per_group, CLSCAN_T lower, CLSCAN_T upper,
                             CLSCAN_T scale, ulong range, ulong magic, uint halves, uint narrow, ulong bins, uint own,
-                            uint band, uint merge, __global uint *rows, __local uint *counts)
+                            uint band, uint merge, __global uint *rows, __global ulong *merged, __local uint *counts)
 {
+    __local uint clscan_last;
     CLSCAN_HIST_RULE;
     CLSCAN_HIST_FILL(CLSCAN_HIST_EVEN_BIN)
     CLSCAN_HIST_LOCAL_GROUP(CLSCAN_HIST_EVEN)
+    clscan_hist_merged_out(merge, rows, bins, merged, &clscan_last);
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
 void clscan_hist_range_local(__global const CLSCAN_T *in, ulong n, ulong per_group, __global const CLSCAN_T *edges,
-                             ulong bins, uint own, uint band, uint merge, __global uint *rows, __local uint *counts)
+                             ulong bins, uint own, uint band, uint merge, __global uint *rows,
+                             __global ulong *merged, __local uint *counts)
 {
+    __local uint clscan_last;
     CLSCAN_HIST_FILL(CLSCAN_HIST_RANGE_BIN)
     CLSCAN_HIST_LOCAL_GROUP(CLSCAN_HIST_RANGE)
+    clscan_hist_merged_out(merge, rows, bins, merged, &clscan_last);
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))

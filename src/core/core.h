@@ -192,7 +192,7 @@ cl_program clscan__cache_load(clscan_context *ctx, const char *key, const char *
 void clscan__cache_store(clscan_context *ctx, const char *key, cl_program prog);
 
 /* ---- the context (context.c) and its override (override.c) ------------------------------------ */
-#define CLSCAN__MAX_SCRATCH 24
+#define CLSCAN__MAX_SCRATCH 32
 typedef struct clscan__scratch_slot {
     const char *name;               /* a string literal of the owner's: "sort keys B" */
     cl_mem mem;
@@ -277,6 +277,9 @@ void clscan__override_free(clscan_context *ctx);
 clscan_status clscan__scratch(clscan_context *ctx, const char *name, size_t bytes, cl_mem *out);
 /* The buffer called name and its size as it is now (NULL, 0: none yet). */
 cl_mem clscan__scratch_peek(const clscan_context *ctx, const char *name, size_t *bytes);
+/* As clscan__scratch, for a buffer that is all zero between calls: zeroed (enqueued) when it is made,
+ * and every kernel given it must leave it zero. */
+clscan_status clscan__scratch_zeroed(clscan_context *ctx, const char *name, size_t bytes, cl_mem *out);
 void clscan__scratch_free(clscan_context *ctx);
 
 /* ---- launching (launch.c) --------------------------------------------------------------------- */

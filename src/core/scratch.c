@@ -1,6 +1,6 @@
 /* Scratch buffers of the context, each called by a name its owner gives (a string literal: "sort
- * keys B"), kept between calls and grown on demand. A fixed table: no host allocation of its own, so
- * a failure can only be the buffer's. */
+ * keys B"), kept between calls and grown on demand, some of them all zero between calls. A fixed
+ * table: no host allocation of its own, so a failure can only be the buffer's. */
 #include "core.h"
 #include <string.h>
 
@@ -41,6 +41,26 @@ clscan_status clscan__scratch(clscan_context *ctx, const char *name, size_t byte
     }
     *out = slot->mem;
     return CLSCAN_SUCCESS;
+}
+
+/* The buffer is zero when made and every kernel given it leaves it zero again, so no call pays a fill.
+ * Where its fill fails it is dropped: the next call makes and zeroes it anew. */
+clscan_status clscan__scratch_zeroed(clscan_context *ctx, const char *name, size_t bytes, cl_mem *out)
+{
+    size_t held = 0;
+    const cl_mem before = clscan__scratch_peek(ctx, name, &held);
+    clscan_status st = clscan__scratch(ctx, name, bytes, out);
+    if (st != CLSCAN_SUCCESS || *out == before)
+        return st;
+    clscan__scratch_peek(ctx, name, &held);   /* the whole buffer, which may be larger than asked for */
+    st = clscan__fill_zero(ctx, *out, held);
+    if (st != CLSCAN_SUCCESS) {
+        clscan__scratch_slot *slot = find(ctx, name);
+        clReleaseMemObject(slot->mem);
+        *slot = (clscan__scratch_slot){NULL, NULL, 0};
+        *out = NULL;
+    }
+    return st;
 }
 
 void clscan__scratch_free(clscan_context *ctx)

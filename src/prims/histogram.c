@@ -30,10 +30,9 @@
  * eight leave a third of the slots idle in a second wave). */
 #define HIST_GROUPS_PER_CU 8
 #define HIST_VALUE_GROUPS_PER_CU 6
-/* Shares from which, with bins few enough that the fold is a short row of work-items, the groups add
- * into one row instead (run_local): below it the fill that zeroes the row costs more than the fold
- * saves (H100, 256 bins: 16 shares 0.019 -> 0.025 ms merged; 256 shares 0.029 -> 0.021). */
-#define HIST_MERGE_SHARES 128
+/* GPUs' groups add into one row (run_local) up to this many bins; past them the atomics cost more than
+ * a second launch that folds the groups' rows (H100, floats over 65536 bins in bands: 2^20 0.097 ms
+ * merged against 0.035, 2^24 0.25 against 0.21, 2^28 level). */
 #define HIST_MERGE_BINS 4096
 
 /* What the kernels take to find a bin: the even split's bounds, scale (floats), range = upper - lower
@@ -219,11 +218,13 @@ static clscan_status fold(clscan_context *ctx, const clscan__program *p, cl_mem 
  * least a few bins' worth (a group zeroes and writes its band), with their bands at most
  * HIST_GROUPS_PER_CU groups a compute unit (HIST_VALUE_GROUPS_PER_CU counting bytes by value: copies),
  * a group a band of a share; a row of the scratch a share, which the fold sums, one work-item a bin
- * down the rows. With many shares, few bins and fewer than
- * 2^32 elements in all (merge) every group adds its band to one zeroed row instead, atomically, and
- * the fold reads that row alone: the fold down 1056 rows took 0.087 of the 0.359 ms of 2^28 bytes over
- * 256 bins on the H100; merged, 0.277 ms. With many bins the fold is wide and fast, and the atomics
- * as many as its reads (65536 bins: 2.43 against 2.46 ms). */
+ * down the rows. On GPUs, with few bins and fewer than 2^32 elements in all (merge), every group adds
+ * its band to one row instead, atomically, and the last group moves it into counts: one launch
+ * (histogram.cl). The row is kept zero between calls, so no fill comes first. H100, bytes over 256
+ * bins: 2^16 0.015-0.017 ms against 0.020 with the fold, 2^20 0.017-0.019 against 0.029-0.034, 2^28
+ * 0.111-0.114 against 0.149-0.151; with the row zeroed by a fill and read by a fold, as before, 2^20
+ * 0.025-0.029 and 2^28 0.115-0.118 (bench/notebook.md). CPUs keep the fold: few groups, each of a
+ * long share. */
 static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl_mem in, size_t n,
                                const hist_rule *r, size_t bins, size_t band, unsigned copies, cl_mem counts)
 {
@@ -238,12 +239,10 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     shares = shares > least ? shares : least;
     const long asked = clscan__tuned(ctx, CLSCAN_TUNE_HIST_MERGE);   /* the tests' way onto both paths */
     const cl_uint merge = n <= HIST_MAX_SHARE &&
-                          (asked ? asked > 0 : shares >= HIST_MERGE_SHARES && bins <= HIST_MERGE_BINS);
-    const size_t n_rows = merge ? 1 : shares;
+                          (asked ? asked > 0 : !p->config.stream && bins <= HIST_MERGE_BINS);
     cl_mem rows = NULL;
-    clscan_status st = clscan__scratch(ctx, "histogram rows", n_rows * bins * sizeof(cl_uint), &rows);
-    if (st == CLSCAN_SUCCESS && merge)
-        st = clscan__fill_zero(ctx, rows, bins * sizeof(cl_uint));
+    clscan_status st = merge ? clscan__scratch_zeroed(ctx, "histogram merged row", (bins + 1) * sizeof(cl_uint), &rows)
+                             : clscan__scratch(ctx, "histogram rows", shares * bins * sizeof(cl_uint), &rows);
     cl_ulong n64 = n, per_group = clscan__tiles(clscan__tiles(n, shares), HIST_ALIGN) * HIST_ALIGN, bins64 = bins;
     clscan__arg args[16] = {CLSCAN__MEM(in), CLSCAN__VAL(n64), CLSCAN__VAL(per_group)};
     size_t k = 3 + rule_args(r, p->config.elem, &bins64, args + 3);
@@ -259,11 +258,12 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     args[k++] = CLSCAN__VAL(band32);
     args[k++] = CLSCAN__VAL(merge);
     args[k++] = CLSCAN__MEM(rows);
+    args[k++] = CLSCAN__MEM(counts);
     args[k++] = (clscan__arg){(own ? wg : 1) * band * sizeof(cl_uint), NULL};   /* the group's local counts */
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch(ctx, p, r->edges ? "clscan_hist_range_local" : "clscan_hist_even_local", args, k,
-                            shares * bands);
-    return st == CLSCAN_SUCCESS ? fold(ctx, p, rows, n_rows, bins, NULL, counts) : st;
+        st = clscan__launch_into(ctx, p, r->edges ? "clscan_hist_range_local" : "clscan_hist_even_local", args, k,
+                                 shares * bands, merge ? counts : NULL);   /* counts only merged */
+    return st == CLSCAN_SUCCESS && !merge ? fold(ctx, p, rows, shares, bins, NULL, counts) : st;
 }
 
 /* One global row per launch of fewer than 2^32 elements, folded into counts; with more launches than

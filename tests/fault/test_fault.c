@@ -8,8 +8,9 @@
  * Walked: context creation (from a device, from an application queue), scans under each strategy and
  * on an out-of-order queue, a host scan, compaction (one pass, three launches), sort and sort by key
  * (random keys, keys varying in one digit or none, the split path), reduce, summed-area table,
- * histograms (even and by edges, bins in local memory), program builds with the disk cache cold or off, and registration: clscan_register_type and
- * clscan_register_op (their probes), then a scan and a reduction with a registered operator. A failed
+ * histograms (even and by edges, bins in local memory, merged into one row), program builds with the
+ * disk cache cold or off, and registration: clscan_register_type and clscan_register_op (their
+ * probes), then a scan and a reduction with a registered operator. A failed
  * registration must have registered nothing: its value is refused, and the next one gets its index.
  * CLSCAN_FAULT_TRACE=1 lists the calls each walk fails in turn. */
 #define _POSIX_C_SOURCE 200809L
@@ -124,8 +125,9 @@ typedef struct fixture {
 } fixture;
 
 /* Tiles of SMALL_WG * SMALL_ITEMS; the same on the portable paths (32-bit status words, as on devices
- * without 64-bit atomics) or with sorts on the 1-bit split path; or the device's own tiles. */
-typedef enum op_shape { SHAPE_SMALL, SHAPE_PORTABLE, SHAPE_SPLIT, SHAPE_POLICY } op_shape;
+ * without 64-bit atomics), with sorts on the 1-bit split path or with histograms' groups adding into
+ * one row kept zero between calls (GPUs' choice from 128 shares); or the device's own tiles. */
+typedef enum op_shape { SHAPE_SMALL, SHAPE_PORTABLE, SHAPE_SPLIT, SHAPE_MERGED, SHAPE_POLICY } op_shape;
 
 typedef struct op {
     const char *name;
@@ -227,6 +229,7 @@ static void setup(fixture *f, const op *o, cache_mode mode)
         test_set_tile(f->ctx, SMALL_WG, SMALL_ITEMS);
     clscan_tuning_set(f->ctx, CLSCAN_TUNE_PORTABLE, o->shape == SHAPE_PORTABLE);
     clscan_tuning_set(f->ctx, CLSCAN_TUNE_SORT_RADIX_BITS, o->shape == SHAPE_SPLIT ? 1 : 0);
+    clscan_tuning_set(f->ctx, CLSCAN_TUNE_HIST_MERGE, o->shape == SHAPE_MERGED);
     f->in = ref_buffer(f->ctx, sizeof data_in, data_in);
     f->flags = ref_buffer(f->ctx, sizeof data_flags, data_flags);
     f->out = ref_buffer(f->ctx, sizeof data_in, NULL);
@@ -998,6 +1001,8 @@ static const op op_partition = {"partition", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_S
                                 NULL, NULL};
 static const op op_hist_even = {"histogram even", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_hist_even, check_hist_even,
                                 NULL, NULL};
+static const op op_hist_merged = {"histogram even, merged", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_MERGED, run_hist_even,
+                                  check_hist_even, NULL, NULL};
 static const op op_hist_range = {"histogram range", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_hist_range,
                                  check_hist_range, NULL, NULL};
 static const op op_by_key = {"exclusive scan by key", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_by_key,
@@ -1111,6 +1116,7 @@ static void test_histogram(void **state)
     (void)state;
     walk(&op_hist_even, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_hist_even, FAULT_HOST, NULL, CACHE_WARM);
+    walk(&op_hist_merged, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_hist_range, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_hist_range, FAULT_HOST, NULL, CACHE_WARM);
 }
