@@ -467,25 +467,10 @@ void clscan_compact_single_pass(__global const clscan_payload_t *in, __global co
  * in CLSCAN_RLE_POS uints (16-byte aligned), then their keys. */
 #define CLSCAN_RLE_CAP ((CLSCAN_COMPACT_HEADS_LOCAL - 16) / (CLSCAN_PAYLOAD_BYTES + 4))
 #define CLSCAN_RLE_POS ((CLSCAN_RLE_CAP + 4) / 4 * 4)
-/* Of the work-items whose exclusive head counts R (non-decreasing, R[0] = 0) a group shares, the
- * last one before head r (r > 0): the holder of head r - 1, which is its last head. */
-uint clscan_rle_holder(__local const uint *R, uint r)
-{
-    uint lo = 0, hi = CLSCAN_WG_SIZE - 1;
-    while (lo < hi) {
-        const uint mid = (lo + hi + 1) / 2;
-        if (R[mid] < r)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 /* Run-length encoding on GPUs below 2^32 - 1 elements (CLSCAN_COMPACT_LENGTHS, with CLSCAN_COMPACT_HEADS):
  * unique's single pass, whose look-back also carries 1 + the place of the last head before a tile
- * (compact.clh; a tile's own last head is its last work-item's with any, found from the work-items'
- * counts and last heads shared in local memory). The tile's heads are staged in order, each key with
+ * (compact.clh; a tile's own last head is the last head of the one work-item whose heads end at the
+ * tile's count, which leaves its place in a local word). The tile's heads are staged in order, each key with
  * its place, and the group writes run r's key to out[r] and run r - 1's length, the distance between
  * two staged places (the first's from the carry). The last tile writes the last run's length. H100,
  * 2^28 uint32 in runs of 8: 0.83 ms, against 0.99 with each head storing its key and length straight
@@ -497,13 +482,12 @@ void clscan_compact_single_pass(__global const clscan_payload_t *in, __global ul
                                 __global ulong *count_out)
 {
     __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL > CLSCAN_WG_SIZE ? CLSCAN_WG_SCAN_LOCAL : CLSCAN_WG_SIZE];
-    __local uint clscan_ranks[CLSCAN_COMPACT_LOCAL];   /* every work-item's head count before it, then its last head */
+    __local uint clscan_tile_last;   /* 1 + the place of the tile's last head */
     __local uchar clscan_heads[CLSCAN_COMPACT_HEADS_LOCAL] __attribute__((aligned(16)));
     __local clscan_rle_carry clscan_lb[CLSCAN_LOCAL_COMPACT_RLE(CLSCAN_WG_SIZE) / 2];   /* the fallback's scratch */
     __local clscan_sp_shared clscan_sh;
     __local uint clscan_next;
     const uint lid = get_local_id(0);
-    __local uint *R = clscan_ranks, *L = clscan_ranks + CLSCAN_WG_SIZE;
     __local uint *spos = (__local uint *)clscan_heads;
     __local clscan_payload_t *skeys = (__local clscan_payload_t *)(spos + CLSCAN_RLE_POS);
     clscan_sp_launch_start(counters, epoch);
@@ -513,16 +497,18 @@ void clscan_compact_single_pass(__global const clscan_payload_t *in, __global ul
             break;
         const ulong base = t * CLSCAN_TILE, first = base + (ulong)lid * CLSCAN_ITEMS;
         clscan_payload_t held[CLSCAN_ITEMS_HELD];
-        uint mask[CLSCAN_HELD_WORDS], own_last = 0;
+        uint mask[CLSCAN_HELD_WORDS], own = 0, own_last = 0;
         CLSCAN_T total, rank = clscan_compact_rank(in, (__global const uchar *)in, base, n, held, mask, clscan_scratch,
                                                    clscan_heads, &total);
         for (uint w = 0; w < CLSCAN_FLAG_WORDS; w++)
-            if (mask[w])
+            if (mask[w]) {
+                own += popcount(mask[w]);
                 own_last = (uint)first + 32 * w + (31 - clz(mask[w])) + 1u;
-        R[lid] = rank;
-        L[lid] = own_last;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const clscan_rle_carry tile = clscan_rle_make(total, total ? L[clscan_rle_holder(R, total)] : 0u);
+            }
+        if (own && rank + own == total)   /* one work-item, where the tile has a head */
+            clscan_tile_last = own_last;
+        barrier(CLK_LOCAL_MEM_FENCE);   /* read before the next tile's, past clscan_sp_take_tile's barriers */
+        const clscan_rle_carry tile = clscan_rle_make(total, total ? clscan_tile_last : 0u);
         clscan_rle_carry prefix = CLSCAN_SP_IDENTITY;
         if (t > 0) {
             if (lid == 0)
@@ -556,7 +542,6 @@ void clscan_compact_single_pass(__global const clscan_payload_t *in, __global ul
             carry = spos[count];
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);   /* R and L are read until here */
     }
 }
 #endif
