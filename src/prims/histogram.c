@@ -184,7 +184,8 @@ static size_t local_band(const clscan_context *ctx, const clscan__program *p, si
     return fits ? band : 0;
 }
 
-/* The kernel arguments from `in` to the bins, for an even or a range kernel. */
+/* The kernel arguments from `in` to the bins, for an even or a range kernel: HIST_RULE_ARGS at most. */
+#define HIST_RULE_ARGS 8
 static size_t rule_args(const hist_rule *r, size_t elem, const cl_ulong *bins, clscan__arg *out)
 {
     size_t k = 0;
@@ -244,7 +245,7 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     clscan_status st = merge ? clscan__scratch_zeroed(ctx, "histogram merged row", (bins + 1) * sizeof(cl_uint), &rows)
                              : clscan__scratch(ctx, "histogram rows", shares * bins * sizeof(cl_uint), &rows);
     cl_ulong n64 = n, per_group = clscan__tiles(clscan__tiles(n, shares), HIST_ALIGN) * HIST_ALIGN, bins64 = bins;
-    clscan__arg args[16] = {CLSCAN__MEM(in), CLSCAN__VAL(n64), CLSCAN__VAL(per_group)};
+    clscan__arg args[3 + HIST_RULE_ARGS + 6] = {CLSCAN__MEM(in), CLSCAN__VAL(n64), CLSCAN__VAL(per_group)};
     size_t k = 3 + rule_args(r, p->config.elem, &bins64, args + 3);
     /* CPUs: a local row a work-item, counted without atomics, where the group's rows take at most a
      * quarter of the local memory. PoCL, 2 cores, 2^22 over 256 bins: bytes 4.9 -> 1.5 ms, int64 6.3 ->
@@ -280,7 +281,7 @@ static clscan_status run_global(clscan_context *ctx, const clscan__program *p, c
     cl_ulong bins64 = bins;
     for (size_t l = 0; st == CLSCAN_SUCCESS && l < launches; l++) {
         cl_ulong from = (cl_ulong)l * HIST_MAX_SHARE, count = n - from < HIST_MAX_SHARE ? n - from : HIST_MAX_SHARE;
-        clscan__arg args[16] = {CLSCAN__MEM(in), CLSCAN__VAL(from), CLSCAN__VAL(count)};
+        clscan__arg args[3 + HIST_RULE_ARGS + 1] = {CLSCAN__MEM(in), CLSCAN__VAL(from), CLSCAN__VAL(count)};
         size_t k = 3 + rule_args(r, p->config.elem, &bins64, args + 3);
         args[k++] = CLSCAN__MEM(row);
         size_t groups = clscan__tiles((size_t)count, 16 * wg);
