@@ -277,8 +277,8 @@ void clscan__override_free(clscan_context *ctx);
 clscan_status clscan__scratch(clscan_context *ctx, const char *name, size_t bytes, cl_mem *out);
 /* The buffer called name and its size as it is now (NULL, 0: none yet). */
 cl_mem clscan__scratch_peek(const clscan_context *ctx, const char *name, size_t *bytes);
-/* As clscan__scratch, for a buffer that is all zero between calls: zeroed (enqueued) when it is made,
- * and every kernel given it must leave it zero. */
+/* As clscan__scratch, for a buffer zeroed (enqueued) when it is made, which the kernels given it leave
+ * zero where they need it zero, so that no call pays a fill (the histogram's merged row). */
 clscan_status clscan__scratch_zeroed(clscan_context *ctx, const char *name, size_t bytes, cl_mem *out);
 void clscan__scratch_free(clscan_context *ctx);
 

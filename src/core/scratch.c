@@ -1,5 +1,5 @@
 /* Scratch buffers of the context, each called by a name its owner gives (a string literal: "sort
- * keys B"), kept between calls and grown on demand, some of them all zero between calls. A fixed
+ * keys B"), kept between calls and grown on demand, some of them kept zero between calls. A fixed
  * table: no host allocation of its own, so a failure can only be the buffer's. */
 #include "core.h"
 #include <string.h>
@@ -43,8 +43,8 @@ clscan_status clscan__scratch(clscan_context *ctx, const char *name, size_t byte
     return CLSCAN_SUCCESS;
 }
 
-/* The buffer is zero when made and every kernel given it leaves it zero again, so no call pays a fill.
- * Where its fill fails it is dropped: the next call makes and zeroes it anew. */
+/* The buffer is zero when made, and its kernels leave zero again what they need zero, so no call pays
+ * a fill. Where its fill fails it is dropped: the next call makes and zeroes it anew. */
 clscan_status clscan__scratch_zeroed(clscan_context *ctx, const char *name, size_t bytes, cl_mem *out)
 {
     size_t held = 0;

@@ -242,7 +242,8 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     const cl_uint merge = n <= HIST_MAX_SHARE &&
                           (asked ? asked > 0 : !p->config.stream && bins <= HIST_MERGE_BINS);
     cl_mem rows = NULL;
-    clscan_status st = merge ? clscan__scratch_zeroed(ctx, "histogram merged row", (bins + 1) * sizeof(cl_uint), &rows)
+    /* merged: a sink, a ticket and the row (histogram.cl) */
+    clscan_status st = merge ? clscan__scratch_zeroed(ctx, "histogram merged row", (2 + bins) * sizeof(cl_uint), &rows)
                              : clscan__scratch(ctx, "histogram rows", shares * bins * sizeof(cl_uint), &rows);
     cl_ulong n64 = n, per_group = clscan__tiles(clscan__tiles(n, shares), HIST_ALIGN) * HIST_ALIGN, bins64 = bins;
     clscan__arg args[3 + HIST_RULE_ARGS + 6] = {CLSCAN__MEM(in), CLSCAN__VAL(n64), CLSCAN__VAL(per_group)};
