@@ -389,9 +389,9 @@ static void test_histogram_merged(void **state)
     clscan_tuning_set(ctx, CLSCAN_TUNE_HIST_MERGE, 0);
 }
 
-/* Merged calls back to back, their bins changing (2, 256, 7: one call's counters lie where the next
- * one's ticket does), every one checked: each must find the row and its ticket zero, as the last
- * group of the call before left them. The H100 lost counts to the next call when a group's adds were
+/* Merged calls back to back, their bins changing (2, 256, 7: a late add of one call lands in the next
+ * one's row), every one checked: each must find the row and its ticket zero, as the last group of the
+ * call before left them. The H100 lost counts to the next call when a group's adds were
  * not yet made as it took its ticket. 2^20 bytes, 300 calls (60 in the quick tier). */
 static void test_histogram_merged_back_to_back(void **state)
 {

@@ -126,7 +126,7 @@ typedef struct fixture {
 
 /* Tiles of SMALL_WG * SMALL_ITEMS; the same on the portable paths (32-bit status words, as on devices
  * without 64-bit atomics), with sorts on the 1-bit split path or with histograms' groups adding into
- * one row kept zero between calls (GPUs' choice from 128 shares); or the device's own tiles. */
+ * one row kept zero between calls (GPUs' choice up to 4096 bins); or the device's own tiles. */
 typedef enum op_shape { SHAPE_SMALL, SHAPE_PORTABLE, SHAPE_SPLIT, SHAPE_MERGED, SHAPE_POLICY } op_shape;
 
 typedef struct op {
