@@ -131,40 +131,6 @@ void clscan_hist_local_zero(__local uint *counts, uint width, uint own)
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* merge: row is the one row of every group, which adds its counts to it atomically (zero before the
- * launch, its total below 2^32), and each work-item puts the old values its adds return to a use, so
- * that its adds have come back before it passes its next barrier (clscan_hist_merged_out): on GPUs
- * (held items) the local word done, zeroed here, takes their maximum; in the CPUs' shape (streamed
- * items) their OR goes to the global word sink. Both forms passed the H100's merged tests; the first
- * is the faster there (2^28 bytes over 256 bins 0.109 ms against 0.118 with every group's work-items
- * ORing into one global word), and with it PoCL 3.1 took floats over 256 bins from 3.9 to 11.4 ms (2
- * cores, 2^22), on the fold's path too, which never merges. Else the group's own row, written. */
-void clscan_hist_local_out(__local const uint *counts, uint width, uint own, uint merge, __global uint *row,
-                           __global uint *sink, __local uint *done)
-{
-    const uint local_rows = own ? CLSCAN_WG_SIZE : 1;
-    if (get_local_id(0) == 0)
-        *done = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint seen = 0;
-    for (uint b = get_local_id(0); b < width; b += CLSCAN_WG_SIZE) {
-        uint sum = 0;
-        for (uint r = 0; r < local_rows; r++)
-            sum += counts[r * width + b];
-        if (!merge)
-            row[b] = sum;
-#if defined(CLSCAN_ITEMS_STREAM)
-        else if (sum)
-            seen |= atomic_add(&row[b], sum);
-#else
-        else if (sum)
-            atomic_max(done, atomic_add(&row[b], sum));
-#endif
-    }
-    if (seen)
-        atomic_or(sink, seen);
-}
-
 /* The merged scratch: a sink that streamed items' adds' old values go into (never read, so never
  * zeroed), the groups' ticket, then the row. */
 #define CLSCAN_HIST_SINK 0
@@ -174,11 +140,12 @@ void clscan_hist_local_out(__local const uint *counts, uint width, uint own, uin
 /* With merge, the group that adds last moves the one row into the caller's counts and leaves the row
  * and the ticket zero for the next launch, as the host found them (a scratch kept zero between calls,
  * but for its sink, which lies before every row whatever the bins): one launch where a zero fill
- * before it and a fold after it took three. A group takes its ticket only once every work-item's adds have come back (their
- * old values put to a use, clscan_hist_local_out), so the last group's atomic reads see every group's
- * adds. With a global mem_fence before the barrier instead the H100 lost counts to the next call: 1.2's
- * fences order a work-item's own accesses, not what other groups see, and an add whose value is unused
- * need not be waited for. Every work-item passes both barriers, merging or not. */
+ * before it and a fold after it took three. A group takes its ticket only once every work-item's adds
+ * have come back (their old values put to a use, clscan_hist_local_out), so the last group's atomic
+ * reads see every group's adds. With a global mem_fence before the barrier instead the H100 lost
+ * counts to the next call: 1.2's fences order a work-item's own accesses, not what other groups see,
+ * and an add whose value is unused need not be waited for. Every work-item passes both barriers,
+ * merging or not. */
 void clscan_hist_merged_out(uint merge, __global uint *rows, ulong bins, __global ulong *merged, __local uint *last)
 {
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -191,6 +158,47 @@ void clscan_hist_merged_out(uint merge, __global uint *rows, ulong bins, __globa
         if (get_local_id(0) == 0)
             atomic_xchg(&rows[CLSCAN_HIST_TICKET], 0u);
     }
+}
+
+/* The group's counts out: row is the group's own row, written, or with merge the one row of every
+ * group (rows + CLSCAN_HIST_MERGED_ROW + the band's first bin; zero before the launch, its total below
+ * 2^32), which it adds them to atomically and which the last group then moves into merged
+ * (clscan_hist_merged_out; last: a local word). Each work-item puts the old values its adds return to
+ * a use, so that its adds have come back before it passes its next barrier: on GPUs (held items) the
+ * local word last, zeroed here, takes their maximum; in the CPUs' shape (streamed items) their OR goes
+ * to the sink. Both forms passed the H100's merged tests; the first is the faster there (2^28 bytes
+ * over 256 bins 0.109 ms against 0.118 with every group's work-items ORing into one global word), and
+ * with it PoCL 3.1 took floats over 256 bins from 3.9 to 11.4 ms (2 cores, 2^22), on the fold's path
+ * too, which never merges. */
+void clscan_hist_local_out(__local const uint *counts, uint width, uint own, uint merge, __global uint *row,
+                           __global uint *rows, ulong bins, __global ulong *merged, __local uint *last)
+{
+    const uint local_rows = own ? CLSCAN_WG_SIZE : 1;
+    if (get_local_id(0) == 0)
+        *last = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+#if defined(CLSCAN_ITEMS_STREAM)
+    uint seen = 0;
+#endif
+    for (uint b = get_local_id(0); b < width; b += CLSCAN_WG_SIZE) {
+        uint sum = 0;
+        for (uint r = 0; r < local_rows; r++)
+            sum += counts[r * width + b];
+        if (!merge)
+            row[b] = sum;
+#if defined(CLSCAN_ITEMS_STREAM)
+        else if (sum)
+            seen |= atomic_add(&row[b], sum);
+#else
+        else if (sum)
+            atomic_max(last, atomic_add(&row[b], sum));
+#endif
+    }
+#if defined(CLSCAN_ITEMS_STREAM)
+    if (seen)
+        atomic_or(&rows[CLSCAN_HIST_SINK], seen);
+#endif
+    clscan_hist_merged_out(merge, rows, bins, merged, last);
 }
 
 /* What counts x: its bin (BIN, a function-like macro of the value) less clscan_first_bin, where that is
@@ -283,8 +291,8 @@ void clscan_hist_merged_out(uint merge, __global uint *rows, ulong bins, __globa
 /* Group g counts band g % bands (band bins from the band's first, fewer in the last) of share g / bands
  * (per_group elements, fewer than 2^32, a multiple of 16; the bands of a share are neighbouring groups,
  * so they tend to run together) into its local counts, and writes them to their place in the share's
- * row of the scratch, or with merge adds them to the one row (clscan_last: a local word the kernel
- * declares, for clscan_hist_merged_out). One band: the group's row, or with own
+ * row of the scratch, or with merge adds them to the one row (the kernel declares merged and a local
+ * word clscan_last, for clscan_hist_local_out). One band: the group's row, or with own
  * (CPUs) each work-item's. CLSCAN_HIST_BAND names the group's band (its first bin and width), its
  * share's elements (from, count) and the row it writes (both ways of counting take it). The band comes
  * from a uint division: get_group_id's own % and / became an LLVM freeze that Oclgrind cannot run. */
@@ -303,7 +311,7 @@ void clscan_hist_merged_out(uint merge, __global uint *rows, ulong bins, __globa
     __local uint *mine = own ? counts + get_local_id(0) * clscan_width : counts;                     \
     (void)clscan_own;                                                                                \
     CLSCAN_HIST_SPAN(BIN, from, count, get_local_id(0), CLSCAN_WG_SIZE, mine)                        \
-    clscan_hist_local_out(counts, clscan_width, own, merge, clscan_row, rows + CLSCAN_HIST_SINK, &clscan_last);
+    clscan_hist_local_out(counts, clscan_width, own, merge, clscan_row, rows, bins, merged, &clscan_last);
 
 /* Elements from .. from + count (count < 2^32, from a multiple of 16) over the whole launch into one
  * global row (fewer than 2^32 work-items), atomically. */
@@ -383,7 +391,7 @@ void clscan_hist_values_to_band(__local const uint *values, __local const clscan
     clscan_hist_count_values(in, from, count, clscan_values);                                        \
     clscan_hist_values_to_band(clscan_values, clscan_table, clscan_first_bin, clscan_width, counts); \
     (void)own;                                                                                       \
-    clscan_hist_local_out(counts, clscan_width, 0, merge, clscan_row, rows + CLSCAN_HIST_SINK, &clscan_last);
+    clscan_hist_local_out(counts, clscan_width, 0, merge, clscan_row, rows, bins, merged, &clscan_last);
 #define CLSCAN_HIST_LOCAL_GROUP(BIN) CLSCAN_HIST_GROUP_BY_VALUE
 #else
 #define CLSCAN_HIST_LOCAL_GROUP CLSCAN_HIST_GROUP
@@ -402,7 +410,6 @@ void clscan_hist_even_local(__global const CLSCAN_T *in, ulong n, ulong per_grou
     CLSCAN_HIST_RULE;
     CLSCAN_HIST_FILL(CLSCAN_HIST_EVEN_BIN)
     CLSCAN_HIST_LOCAL_GROUP(CLSCAN_HIST_EVEN)
-    clscan_hist_merged_out(merge, rows, bins, merged, &clscan_last);
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))
@@ -413,7 +420,6 @@ void clscan_hist_range_local(__global const CLSCAN_T *in, ulong n, ulong per_gro
     __local uint clscan_last;
     CLSCAN_HIST_FILL(CLSCAN_HIST_RANGE_BIN)
     CLSCAN_HIST_LOCAL_GROUP(CLSCAN_HIST_RANGE)
-    clscan_hist_merged_out(merge, rows, bins, merged, &clscan_last);
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG_SIZE, 1, 1)))

@@ -278,7 +278,8 @@ clscan_status clscan__scratch(clscan_context *ctx, const char *name, size_t byte
 /* The buffer called name and its size as it is now (NULL, 0: none yet). */
 cl_mem clscan__scratch_peek(const clscan_context *ctx, const char *name, size_t *bytes);
 /* As clscan__scratch, for a buffer zeroed (enqueued) when it is made, which the kernels given it leave
- * zero where they need it zero, so that no call pays a fill (the histogram's merged row). */
+ * zero where they need it zero, so that no call pays a fill (the histogram's merged row; the
+ * single-pass status words, whose epochs make old words read as unpublished). */
 clscan_status clscan__scratch_zeroed(clscan_context *ctx, const char *name, size_t bytes, cl_mem *out);
 void clscan__scratch_free(clscan_context *ctx);
 

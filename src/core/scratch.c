@@ -47,15 +47,14 @@ clscan_status clscan__scratch(clscan_context *ctx, const char *name, size_t byte
  * a fill. Where its fill fails it is dropped: the next call makes and zeroes it anew. */
 clscan_status clscan__scratch_zeroed(clscan_context *ctx, const char *name, size_t bytes, cl_mem *out)
 {
-    size_t held = 0;
-    const cl_mem before = clscan__scratch_peek(ctx, name, &held);
+    const clscan__scratch_slot *had = find(ctx, name);
+    const cl_mem before = had ? had->mem : NULL;
     clscan_status st = clscan__scratch(ctx, name, bytes, out);
     if (st != CLSCAN_SUCCESS || *out == before)
         return st;
-    clscan__scratch_peek(ctx, name, &held);   /* the whole buffer, which may be larger than asked for */
-    st = clscan__fill_zero(ctx, *out, held);
+    clscan__scratch_slot *slot = find(ctx, name);
+    st = clscan__fill_zero(ctx, *out, slot->bytes);   /* the whole buffer, which may be larger than asked for */
     if (st != CLSCAN_SUCCESS) {
-        clscan__scratch_slot *slot = find(ctx, name);
         clReleaseMemObject(slot->mem);
         *slot = (clscan__scratch_slot){NULL, NULL, 0};
         *out = NULL;

@@ -15,15 +15,15 @@ size_t clscan__sp_status_bytes(size_t slots, size_t elem)
     return slots * 2 * 8 * (words > 2 ? words : 2);
 }
 
-/* Single-pass state: status words for tiles (zeroed when allocated) and the counters. Epochs make
- * old words read as unpublished; when the epoch would overflow its bits (30 with 64-bit atomics,
- * else 14: see cl/engine/lookback.clh), everything is zeroed and epochs start again. */
+/* Single-pass state: status words for tiles (zeroed when allocated: clscan__scratch_zeroed) and the
+ * counters. Epochs make old words read as unpublished; when the epoch would overflow its bits (30 with
+ * 64-bit atomics, else 14: see cl/engine/lookback.clh), everything is zeroed and epochs start again. */
 #define SP_EPOCH_LIMIT(wide_words) ((wide_words) ? (1u << 30) : (1u << 14))
 clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, size_t elem, int wide_words, cl_mem *status)
 {
     size_t held = 0;
-    cl_mem before = clscan__scratch_peek(ctx, STATUS, &held);
-    clscan_status st = clscan__scratch(ctx, STATUS, clscan__sp_status_bytes(tiles, elem), status);
+    const cl_mem before = clscan__scratch_peek(ctx, STATUS, &held);
+    clscan_status st = clscan__scratch_zeroed(ctx, STATUS, clscan__sp_status_bytes(tiles, elem), status);
     if (st != CLSCAN_SUCCESS)
         return st;
     /* A change of word width (the portable test path) would let old words pass for new tags. */
@@ -34,14 +34,12 @@ clscan_status clscan__sp_state(clscan_context *ctx, size_t tiles, size_t elem, i
         ctx->sp_counters = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 4 * sizeof(cl_uint), NULL, &err);
         if (err != CL_SUCCESS) {
             ctx->sp_counters = NULL;
-            ctx->sp_wide_words = -1;   /* a new status array is not zeroed yet: as below */
+            ctx->sp_wide_words = -1;   /* the counters are not zeroed yet: as below */
             return clscan__fail_cl(ctx, "clCreateBuffer (single-pass counters)", err);
         }
     }
-    if (*status != before || wrap) {
-        clscan__scratch_peek(ctx, STATUS, &held);   /* the whole buffer, which may be larger than asked for */
-        st = clscan__fill_zero(ctx, *status, held);
-    }
+    if (wrap && *status == before)   /* a new array is zeroed already; the whole buffer, as it may be */
+        st = clscan__fill_zero(ctx, *status, held);   /* larger than asked for */
     if (st == CLSCAN_SUCCESS && (fresh_counters || wrap))
         st = clscan__fill_zero(ctx, ctx->sp_counters, 4 * sizeof(cl_uint));
     if (st == CLSCAN_SUCCESS && wrap) {
