@@ -3,13 +3,16 @@
 # /tmp, then clscan-bench --auto-only (every output verified) at each size of LOGS for TYPES, the two
 # builds taking turns ROUNDS times, so that both see the same card in the same state. Prints each
 # primitive's time under both and their ratio (median over rounds). BASE: the older source tree (say,
-# `git archive REV | tar -x -C .base`, carried). Needs scripts/gpu-run.sh's setup (ICD, cmocka not).
+# `git archive REV | tar -x -C .base`, carried). OPS: clscan-bench's --ops list (default: every group).
+# Needs scripts/gpu-run.sh's setup (ICD, cmocka not).
 set -u -o pipefail
 OUT=${OUT:-/tmp/clscan-gpu-out}
 BASE=${BASE:-.base}
 LOGS=${LOGS:-26 28}
 TYPES=${TYPES:-uint32,float,int64}
 ROUNDS=${ROUNDS:-2}
+ops=()
+[[ -n ${OPS:-} ]] && ops=(--ops "$OPS")
 mkdir -p "$OUT" /etc/OpenCL/vendors
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 extra=()
@@ -28,7 +31,7 @@ rc=0
 for r in $(seq "$ROUNDS"); do
   for k in $LOGS; do
     for side in base new; do
-      CLSCAN_CACHE_DIR=/tmp/cmp-cache-$side /tmp/cmp-$side/clscan-bench --auto-only --types "$TYPES" \
+      CLSCAN_CACHE_DIR=/tmp/cmp-cache-$side /tmp/cmp-$side/clscan-bench --auto-only --types "$TYPES" "${ops[@]}" \
         --min-log "$k" --max-log "$k" >"$OUT/cmp-$side-$k-$r.txt" 2>&1 || { echo "$side 2^$k round $r failed"; rc=1; }
     done
   done
