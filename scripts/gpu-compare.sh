@@ -36,23 +36,6 @@ for r in $(seq "$ROUNDS"); do
     done
   done
 done
-python3 - "$OUT" <<'PY'
-import glob, re, statistics, sys
-rows = {}
-for path in glob.glob(sys.argv[1] + "/cmp-*-*-*.txt"):
-    side = re.search(r"cmp-(base|new)-", path).group(1)
-    for line in open(path):
-        m = re.match(r"(\d+)\s+(\w+)\s+(.+?)\s+(\d+\.\d+)\s+\d+\.\d+\s+\d+\.\d+\s+\S+$", line)
-        if not m or "C " in m.group(3) or "qsort" in m.group(3):
-            continue
-        key = (int(m.group(1)), m.group(2), m.group(3).strip())
-        rows.setdefault(key, {"base": [], "new": []})[side].append(float(m.group(4)))
-print(f"{'n':>10} {'type':7} {'what':40} {'base ms':>9} {'new ms':>9} {'new/base':>8}")
-for key in sorted(rows):
-    b, n = rows[key]["base"], rows[key]["new"]
-    if b and n:
-        mb, mn = statistics.median(b), statistics.median(n)
-        print(f"{key[0]:>10} {key[1]:7} {key[2][:40]:40} {mb:9.4f} {mn:9.4f} {mn / mb:8.3f}")
-PY
+python3 "$(dirname "$0")/bench-table.py" --sides base,new "$OUT"/cmp-*-*-*.txt
 grep -l WRONG "$OUT"/cmp-*.txt && rc=1
 exit $rc

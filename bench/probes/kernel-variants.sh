@@ -28,23 +28,7 @@ for r in $(seq "$ROUNDS"); do
     done
   done
 done
-python3 - "$OUT" <<'PY'
-import glob, re, statistics, sys
-rows = {}
-for path in glob.glob(sys.argv[1] + "/kv-*-*-*.txt"):
-    m = re.search(r"kv-(.+)-\d+-\d+\.txt$", path)
-    if not m:
-        continue
-    tree = m.group(1)
-    for line in open(path):
-        f = re.match(r"(\d+)\s+(\w+)\s+(.+?)\s+(\d+\.\d+)\s+\d+\.\d+\s+\d+\.\d+\s+\S+$", line)
-        if f and "C " not in f.group(3):
-            rows.setdefault((int(f.group(1)), f.group(2), f.group(3).strip()), {}).setdefault(tree, []).append(float(f.group(4)))
-trees = sorted({t for r in rows.values() for t in r}, key=lambda t: (t != "cl", t))
-print(f"{'n':>10} {'type':6} {'what':32} " + " ".join(f"{t[:22]:>22}" for t in trees))
-for key in sorted(rows):
-    print(f"{key[0]:>10} {key[1]:6} {key[2][:32]:32} " +
-          " ".join(f"{statistics.median(rows[key][t]):22.4f}" if t in rows[key] else f"{'-':>22}" for t in trees))
-PY
+sides=$(for t in "${trees[@]}"; do basename "$t"; done | paste -sd,)
+python3 "$(dirname "$0")/../../scripts/bench-table.py" --sides "$sides" "$OUT"/kv-*-*-*.txt
 grep -l WRONG "$OUT"/kv-*.txt && echo "WRONG results above"
 bash bench/probes/regs.sh "${trees[@]}"
