@@ -31,4 +31,4 @@ done
 sides=$(for t in "${trees[@]}"; do basename "$t"; done | paste -sd,)
 python3 "$(dirname "$0")/../../scripts/bench-table.py" --sides "$sides" "$OUT"/kv-*-*-*.txt
 grep -l WRONG "$OUT"/kv-*.txt && echo "WRONG results above"
-bash bench/probes/regs.sh "${trees[@]}"
+bash bench/probes/regs.sh $(for t in "${trees[@]}"; do echo /tmp/kv/cache-$(basename "$t"); done)
