@@ -13,6 +13,11 @@
  *   EARLY   the tile's total from the loaded registers, published before the local pass
  *   REDPUB / ONCE  no look-back reads / one round only (wrong results: costs taken apart)
  *   STATS   look-back rounds a tile; CS / NC  PTX store / load cache hints (NVIDIA only)
+ *   As the library does it (thirteenth session), with LOCALT LB and neither PAR nor STAGE:
+ *   TWOSLOT aggregate and prefix in words of their own, both read a predecessor
+ *   ALLFOLD every work-item folds the window and walks with its own copy of the state
+ *   GSCAN   the run totals scanned across the group (Hillis-Steele), not only reduced: the output is
+ *           the true inclusive scan
  * NVV=1 prints NVIDIA's register counts (-cl-nv-verbose). Build: gcc -O2 -D_GNU_SOURCE tileprobe.c -lOpenCL. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -36,6 +41,19 @@ static const char *src =
     "__kernel void copy1(__global const uint *in, __global uint *out){ size_t i=get_global_id(0); out[i]=in[i]; }\n"
     "__kernel void copy4(__global const uint4 *in, __global uint4 *out){ size_t i=get_global_id(0); out[i]=in[i]; }\n"
     "#define TILE (WG*ITEMS)\n"
+    "#define SA(t) status[TWOSLOT ? 2 * (t) : (t)]\n"
+    "#define SP(t) status[TWOSLOT ? 2 * (t) + 1 : (t)]\n"
+    "uint seen(__global ulong *status, long j, uint epoch, uint *val)\n"
+    "{\n"
+    "  ulong ww = *(volatile __global ulong *)&SP(j);\n"
+    "  uint f = ((uint)ww >> 2) == epoch ? ((uint)ww & 3u) : 0u;\n"
+    "#if TWOSLOT\n"
+    "  ulong wa = *(volatile __global ulong *)&SA(j);\n"
+    "  if (f != 2) { f = ((uint)wa >> 2) == epoch ? ((uint)wa & 3u) : 0u; ww = wa; }\n"
+    "#endif\n"
+    "  *val = (uint)(ww >> 32);\n"
+    "  return f;\n"
+    "}\n"
     "uint take(__global uint *counter, __local uint *next, uint t)\n"
     "{\n"
     "#if TICKET\n"
@@ -52,7 +70,7 @@ static const char *src =
     "           uint num_tiles, uint epoch)\n"
     "{\n"
     "  __local uint tile[TILE + TILE/32];\n"
-    "  __local uint red[WG]; __local uint next, lb_flag[WIN], lb_val[WIN], lb_rounds, lb_base, lb_prefix, lb_done, lb_cut;\n"
+    "  __local uint red[WG], red2[WG]; __local uint next, lb_flag[WIN], lb_val[WIN], lb_rounds, lb_base, lb_prefix, lb_done, lb_cut;\n"
     "  const uint lid = get_local_id(0);\n"
     "  uint v[ITEMS];\n"
     "#if PIPE && !STAGE\n"
@@ -64,13 +82,13 @@ static const char *src =
     "    __global uint *d = out + (size_t)t * TILE;\n"
     "    uint t2 = t + get_num_groups(0);\n"
     "#if LOCALT\n"
-    "    uint prefix = 0, total = 0;\n"
+    "    uint prefix = 0, total = 0, excl = 0;\n"
     "#if LB && EARLY\n"
     "    { uint s = 0; for (uint i = 0; i < ITEMS; i++) s += v[i]; red[lid] = s; }\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    for (uint o = WG/2; o > 0; o >>= 1) { if (lid < o) red[lid] += red[lid+o]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
     "    total = red[0];\n"
-    "    if (lid == 0 && t > 0) atom_xchg((volatile __global ulong *)&status[t], ((ulong)total << 32) | (epoch << 2) | 1u);\n"
+    "    if (lid == 0 && t > 0) atom_xchg((volatile __global ulong *)&SA(t), ((ulong)total << 32) | (epoch << 2) | 1u);\n"
     "#endif\n"
     "    for (uint i = 0; i < ITEMS; i++) { uint x = i*WG + lid; tile[x + x/32] = v[i]; }\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -82,11 +100,19 @@ static const char *src =
     "#endif\n"
     "#if LB\n"
     "#if !EARLY\n"
+    "#if GSCAN\n"
+    "    { __local uint *src = red, *dst = red2; src[lid] = run;\n"
+    "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "      for (uint o = 1; o < WG; o <<= 1) { uint x = src[lid]; if (lid >= o) x += src[lid - o]; dst[lid] = x;\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE); __local uint *tmp = src; src = dst; dst = tmp; }\n"
+    "      total = src[WG - 1]; excl = src[lid] - run; barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "#else\n"
     "    red[lid] = run;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    for (uint o = WG/2; o > 0; o >>= 1) { if (lid < o) red[lid] += red[lid+o]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
     "    total = red[0];\n"
-    "    if (lid == 0 && t > 0) atom_xchg((volatile __global ulong *)&status[t], ((ulong)total << 32) | (epoch << 2) | 1u);\n"
+    "#endif\n"
+    "    if (lid == 0 && t > 0) atom_xchg((volatile __global ulong *)&SA(t), ((ulong)total << 32) | (epoch << 2) | 1u);\n"
     "#endif\n"
     "#endif\n"
     "#endif\n"
@@ -109,8 +135,7 @@ static const char *src =
     "      uint f = 2, val = 0;\n"
     "      if (lid < WIN) {\n"
     "        long j = (long)lb_base - WIN + lid;\n"
-    "        if (j >= 0) { ulong ww = *(volatile __global ulong *)&status[j];\n"
-    "          f = ((uint)ww >> 2) == epoch ? ((uint)ww & 3u) : 0u; val = (uint)(ww >> 32); }\n"
+    "        if (j >= 0) f = seen(status, j, epoch, &val);\n"
     "        if (f != 1) atomic_max(&lb_cut, (lid + 1) * 4 + f);\n"
     "      }\n"
     "      barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -124,12 +149,26 @@ static const char *src =
     "        lb_rounds += 1 + (used == 0 && !lb_done ? 0x10000u : 0u); }\n"
     "      barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    }\n"
+    "#elif ALLFOLD\n"
+    "    uint my_prefix = 0, my_done = (t == 0) || REDPUB; long my_base = t;\n"
+    "    while (!my_done) {\n"
+    "      if (lid < WIN) {\n"
+    "        long j = my_base - 1 - lid; uint f = 2, val = 0;\n"
+    "        if (j >= 0) f = seen(status, j, epoch, &val);\n"
+    "        lb_flag[lid] = f; lb_val[lid] = val;\n"
+    "      }\n"
+    "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "      uint acc = 0, i = 0, done = 0;\n"
+    "      for (; i < WIN && !done && lb_flag[i] != 0; i++) { acc += lb_val[i]; done = lb_flag[i] == 2; }\n"
+    "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "      my_prefix += acc; my_base -= i; my_done = done || ONCE;\n"
+    "    }\n"
+    "    if (lid == 0) lb_prefix = my_prefix;\n"
     "#else\n"
     "    while (!lb_done) {\n"
     "      if (lid < WIN) {\n"
     "        long j = (long)lb_base - 1 - lid; uint f = 2, val = 0;\n"
-    "        if (j >= 0) { ulong ww = *(volatile __global ulong *)&status[j];\n"
-    "          f = ((uint)ww >> 2) == epoch ? ((uint)ww & 3u) : 0u; val = (uint)(ww >> 32); }\n"
+    "        if (j >= 0) f = seen(status, j, epoch, &val);\n"
     "        lb_flag[lid] = f; lb_val[lid] = val;\n"
     "      }\n"
     "      barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -139,9 +178,13 @@ static const char *src =
     "      barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    }\n"
     "#endif\n"
+    "#if ALLFOLD && !PAR\n"
+    "    prefix = my_prefix;\n"
+    "#else\n"
     "    prefix = lb_prefix;\n"
+    "#endif\n"
     "    if (lid == 0 && STATS) { atomic_add(&counter[1], lb_rounds & 0xFFFFu); atomic_add(&counter[2], lb_rounds >> 16); }\n"
-    "    if (lid == 0) atom_xchg((volatile __global ulong *)&status[t], ((ulong)(prefix + total) << 32) | (epoch << 2) | 2u);\n"
+    "    if (lid == 0) atom_xchg((volatile __global ulong *)&SP(t), ((ulong)(prefix + total) << 32) | (epoch << 2) | 2u);\n"
     "#endif\n"
     "#if STAGE\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -149,7 +192,7 @@ static const char *src =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "#else\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    for (uint i = 0; i < ITEMS; i++) { uint x = lid*ITEMS + i; tile[x + x/32] = v[i] + prefix; }\n"
+    "    for (uint i = 0; i < ITEMS; i++) { uint x = lid*ITEMS + i; tile[x + x/32] = v[i] + prefix + excl; }\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    for (uint i = 0; i < ITEMS; i++) { uint x = i*WG + lid; v[i] = tile[x + x/32]; }\n"
     "#endif\n"
@@ -229,9 +272,9 @@ int main(int argc, char **argv)
         char padded[300]; snprintf(padded, sizeof padded, " %s ", flags);
 #define HAS(x) (strstr(padded, " " x " ") != NULL)
         char opts[512];
-        snprintf(opts, sizeof opts, "-DWG=%d -DITEMS=%d -DTICKET=%d -DLOCALT=%d -DLB=%d -DHINT_CS=%d -DHINT_NC=%d -DPIPE=%d -DEARLY=%d -DREDPUB=%d -DONCE=%d -DWIN=%d -DSTATS=%d -DPAR=%d -DSTAGE=%d", wg, items,
+        snprintf(opts, sizeof opts, "-DWG=%d -DITEMS=%d -DTICKET=%d -DLOCALT=%d -DLB=%d -DHINT_CS=%d -DHINT_NC=%d -DPIPE=%d -DEARLY=%d -DREDPUB=%d -DONCE=%d -DWIN=%d -DSTATS=%d -DPAR=%d -DSTAGE=%d -DTWOSLOT=%d -DALLFOLD=%d -DGSCAN=%d", wg, items,
                  HAS("TICKET"), HAS("LOCALT"), HAS("LB"), HAS("CS"),
-                 HAS("NC"), HAS("PIPE"), HAS("EARLY"), HAS("REDPUB"), HAS("ONCE"), HAS("W64") ? 64 : HAS("W128") ? 128 : HAS("W256") ? 256 : 32, HAS("STATS"), HAS("PAR"), HAS("STAGE"));
+                 HAS("NC"), HAS("PIPE"), HAS("EARLY"), HAS("REDPUB"), HAS("ONCE"), HAS("W64") ? 64 : HAS("W128") ? 128 : HAS("W256") ? 256 : 32, HAS("STATS"), HAS("PAR"), HAS("STAGE"), HAS("TWOSLOT"), HAS("ALLFOLD"), HAS("GSCAN"));
         if (getenv("NVV")) strcat(opts, " -cl-nv-verbose");
         cl_program p = build(opts); if (!p) continue;
         cl_kernel k = clCreateKernel(p, kname, &e); CK(e);
@@ -261,7 +304,7 @@ int main(int argc, char **argv)
                 int localt = HAS("LOCALT");
                 uint32_t pre = 0, run = 0, tsum = 0;
                 for (size_t i = 0; i < n && bad < 3; i++) {
-                    if (i % items == 0) run = 0;
+                    if (i % (HAS("GSCAN") ? tilesz : (size_t)items) == 0) run = 0;
                     run += h[i]; tsum += h[i];
                     uint32_t want = localt ? (lb ? pre : 0) + run : h[i];
                     if (o[i] != want) { if (!bad) printf("  mismatch at %zu: %u want %u\n", i, o[i], want); bad++; }
