@@ -274,12 +274,15 @@ static void other_items_mode_pass(clscan_type type)
     size_cap = SIZE_MAX;
 }
 
-/* Single-pass with the launch size the policy does not pick here: one work-group a compute unit,
- * each taking tile after tile, or (where the policy keeps groups) a group a tile. */
+/* Single-pass with the launch size and the look-back fold the policy does not pick here: one
+ * work-group a compute unit, each taking tile after tile, or (where the policy keeps groups) a group a
+ * tile; each window folded by every work-item, or (where the policy has all fold) by one. */
 static void other_groups_pass(clscan_type type)
 {
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, clscan__table_sp_groups_per_cu(&ctx->info) ? -1 : 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info) ? -1 : 1);
     scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 0);
 }
 

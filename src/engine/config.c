@@ -39,6 +39,8 @@ clscan_status clscan__scan_program(clscan_context *ctx, clscan_type type, clscan
                                    clscan__program **p)
 {
     clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_SCAN, type, op, n, clscan__scan_tile(ctx, type));
+    if (clscan__sp_fold_one(ctx))
+        clscan__config_define(&cfg, "CLSCAN_SP_FOLD_ONE", NULL);
     return clscan__get_program(ctx, &cfg, p);
 }
 
