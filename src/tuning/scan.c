@@ -10,16 +10,9 @@ typedef struct scan_row {
     int stream;                      /* items read twice from memory instead of held in registers */
     size_t rts8_from, rts8_to;       /* 8-byte elements: reduce-then-scan for n in [from, to) */
     unsigned sp_groups_per_cu;       /* single-pass: groups a compute unit (0: a group a tile) */
-    int sp_fold_one;                 /* single-pass: one work-item folds each look-back window */
 } scan_row;
 
 static const scan_row table[] = {
-    /* The H200: one work-item folding each look-back window, where every work-item folding it had each
-     * warp wait on the window's chain of local reads: 2^28 int32, float, int64 0.99, 0.91, 0.93 of the
-     * time before (2^24: 0.98, 0.96, 0.91). On the H100 it was slower (the scan 0.77 -> 0.80 ms). The
-     * rest as the NVIDIA row below. */
-    {.key = {"NVIDIA", "H200", CL_DEVICE_TYPE_GPU}, .wg4 = 256, .items4 = 32, .wg8 = 128, .items8 = 32,
-     .rts8_from = (size_t)1 << 21, .rts8_to = (size_t)1 << 23, .sp_groups_per_cu = 8, .sp_fold_one = 1},
     /* NVIDIA (measured: H100, H200). On the H100, 8-byte single-pass lost to reduce-then-scan by
      * 10-25% at 2^21 and 2^22 in two runs and won below and above: the band is measured, not derived.
      * On the H200 a group a tile lost 5% to 8 groups a compute unit that take tile after tile. */
@@ -46,9 +39,23 @@ unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev)
     return CLSCAN__ROW(dev, table)->sp_groups_per_cu;
 }
 
+/* Devices whose scan folds each look-back window in one work-item. The H200: every work-item folding
+ * it had each warp wait on the window's chain of local reads; 2^28 int32, float, int64 at 0.99, 0.91,
+ * 0.93 of the time before (2^24: 0.98, 0.96, 0.91). On the H100 it was slower (the scan 0.77 -> 0.80
+ * ms), so it is not NVIDIA's at large. */
+typedef struct fold_row {
+    clscan__device_key key;
+    int one;
+} fold_row;
+
+static const fold_row fold_table[] = {
+    {.key = {"NVIDIA", "H200", CL_DEVICE_TYPE_GPU}, .one = 1},
+    {.key = {NULL, NULL, 0}, .one = 0},
+};
+
 int clscan__table_sp_fold_one(const clscan__device_info *dev)
 {
-    return CLSCAN__ROW(dev, table)->sp_fold_one;
+    return CLSCAN__ROW(dev, fold_table)->one;
 }
 
 clscan_strategy clscan__table_strategy(const clscan__device_info *dev, size_t elem, size_t n)

@@ -30,6 +30,7 @@ clscan_strategy clscan__table_strategy(const clscan__device_info *dev, size_t el
 clscan_wg_algorithm clscan__table_wg(const clscan__device_info *dev, clscan_type type, size_t n);
 /* Single-pass launches: work-groups a compute unit, each taking tile after tile (0: a group a tile). */
 unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev);
+/* Single-pass scans: whether one work-item folds each look-back window (else every work-item). */
 int clscan__table_sp_fold_one(const clscan__device_info *dev);
 
 /* ---- the other primitives' tables (compact.c, histogram.c, sort.c, sat.c) ---------------------- */
