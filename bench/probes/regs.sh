@@ -4,6 +4,8 @@
 # after the cache's header (src/core/cache.c); ptxas (CUDA toolkit) compiles it for the card at hand
 # with -v. KERNEL picks the kernel (default clscan_scan_single_pass). Building the library's sources by
 # hand with -cl-nv-verbose (as this script did before) missed the host's defines and printed nothing.
+# LIVE=DIR also writes each binary's life ranges (nvdisasm --print-life-ranges) to DIR/<cache>-<hash>.sass
+# and prints where the kernel's register peak lies (live-peak.py).
 kernel=${KERNEL:-clscan_scan_single_pass}
 ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null | head -1)
 cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
@@ -21,5 +23,12 @@ PY
     echo "== $dir $(basename "$f") $(grep -o -m1 '\.target [a-z_0-9]*' /tmp/regs.ptx)"
     "$ptxas" -arch=sm_$cc -v /tmp/regs.ptx -o /dev/null 2>&1 | grep -A2 "function '$kernel'\|for $kernel" |
       grep -E "registers|stack|spill" | sed 's/^ptxas info *: *//' | sort -u
+    if [[ -n ${LIVE:-} ]]; then
+      mkdir -p "$LIVE"
+      sass="$LIVE/$(basename "$dir")-$(basename "$f" .bin).sass"
+      "$ptxas" -arch=sm_$cc /tmp/regs.ptx -o /tmp/regs.cubin &&
+        "$(dirname "$ptxas")/nvdisasm" --print-life-ranges /tmp/regs.cubin >"$sass" &&
+        python3 "$(dirname "$0")/live-peak.py" "$sass" "$kernel" --places 3
+    fi
   done
 done
