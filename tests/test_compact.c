@@ -148,7 +148,7 @@ TYPE_TEST(UINT16)
 
 /* The item mode the policy does not pick (with a GPU-shaped tile on CPUs), for both element widths
  * (the wider one with the look-back fallback forced), runs of two flag mask words, the other
- * single-pass launch size, and the portable group scan (which also loads flags byte by byte). */
+ * single-pass launch size and look-back fold, and the portable group scan (which also loads flags byte by byte). */
 static void test_compact_other_paths(void **state)
 {
     (void)state;
@@ -168,9 +168,12 @@ static void test_compact_other_paths(void **state)
         compact_sizes(CLSCAN_UINT32);
     test_set_tile(ctx, 0, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, 0);
-    /* The single-pass launch size the policy does not pick: a group a compute unit, or a tile. */
+    /* The single-pass launch size the policy does not pick (a group a compute unit, or a tile), with
+     * the look-back's other fold (by one work-item, or by all). */
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, clscan__table_sp_groups_per_cu(&ctx->info) ? -1 : 1);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_COMPACT) ? -1 : 1);
     compact_sizes(CLSCAN_INT32);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);
     compact_sizes(CLSCAN_FLOAT);

@@ -387,6 +387,13 @@ static void test_runs_other_paths(void **state)
     assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
     print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
     assert_true(after > before);
+    if (!ref_quick()) {   /* the look-back's other fold: the runs' program, and unique's (the compaction's) */
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_RUNS) ? -1 : 1);
+        runs_sizes(&reduce);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_COMPACT) ? -1 : 1);
+        runs_sizes(&keys_only);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, 0);
+    }
     /* The other item mode, and with it (one program the quick tier builds for both) the 64-bit run count
      * of past 2^32 elements; the full tier each on its own too, small tiles (many of them). */
     const int stream = clscan__runs_tile(ctx, CLSCAN_INT32, 4).stream;

@@ -325,6 +325,12 @@ static void test_segmented_other_paths(void **state)
     assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
     print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
     assert_true(after > before);
+    if (!ref_quick()) {   /* the look-back's fold the policy does not pick: by one work-item, or by all */
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_SEGSCAN) ? -1 : 1);
+        run_sizes(&heads);
+        run_sizes(&by_key);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, 0);
+    }
     const int stream = clscan__segscan_tile(ctx, CLSCAN_INT32, 0).stream;
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
     if (stream)
@@ -502,6 +508,11 @@ static void test_segmented_reduce_other_paths(void **state)
     assert_int_equal(clscan_tuning_fallbacks(ctx, &after), CLSCAN_SUCCESS);
     print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
     assert_true(after > before);
+    if (!ref_quick()) {   /* the look-back's other fold */
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_SEGREDUCE) ? -1 : 1);
+        reduce_sizes(&c);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, 0);
+    }
     const int stream = clscan__segreduce_tile(ctx, CLSCAN_INT32).stream;
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS_MODE, stream ? 1 : 2);
     if (stream)

@@ -1,6 +1,6 @@
 /* A program's configuration from the context: the tile in force, the work-group algorithm, and the
  * device features each program may use (sub-groups, vector loads, 64-bit status words, volatile
- * reads) unless the override asks for the portable paths; and the operators' identities. */
+ * reads, the look-back's fold) unless the override asks for the portable paths; and the operators' identities. */
 #include "engine.h"
 #include <math.h>
 #include <string.h>
@@ -30,6 +30,7 @@ clscan__config clscan__config_with(const clscan_context *ctx, clscan__program_id
     cfg.atomics64 = ctx->info.int64_atomics && !portable;
     cfg.force_fallback = clscan__tuned(ctx, CLSCAN_TUNE_FORCE_FALLBACK) != 0;
     cfg.volatile_reads = ctx->info.volatile_status && !portable;
+    cfg.sp_fold_one = clscan__sp_fold_one(ctx, id);
     cfg.dp4a = ctx->info.dp4a && !portable && elem == 1;
     cfg.llvmpipe = ctx->info.llvmpipe;
     return cfg;
@@ -39,8 +40,6 @@ clscan_status clscan__scan_program(clscan_context *ctx, clscan_type type, clscan
                                    clscan__program **p)
 {
     clscan__config cfg = clscan__config_with(ctx, CLSCAN__PROGRAM_SCAN, type, op, n, clscan__scan_tile(ctx, type));
-    if (clscan__sp_fold_one(ctx))
-        clscan__config_define(&cfg, "CLSCAN_SP_FOLD_ONE", NULL);
     return clscan__get_program(ctx, &cfg, p);
 }
 

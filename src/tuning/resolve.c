@@ -181,10 +181,10 @@ size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles)
     return per_cu && groups < tiles ? groups : tiles;
 }
 
-int clscan__sp_fold_one(const clscan_context *ctx)
+int clscan__sp_fold_one(const clscan_context *ctx, clscan__program_id id)
 {
-    long set = clscan__tuned(ctx, CLSCAN_TUNE_SP_FOLD);
-    return set ? set > 0 : clscan__table_sp_fold_one(&ctx->info);
+    long set = clscan__tuned(ctx, CLSCAN_TUNE_SP_FOLD);   /* forced: every program that looks back */
+    return set ? set > 0 : clscan__table_sp_fold_one(&ctx->info, id);
 }
 
 clscan_status clscan_tuning_tile_in_force(clscan_context *ctx, clscan_type type, int compact,

@@ -39,23 +39,26 @@ unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev)
     return CLSCAN__ROW(dev, table)->sp_groups_per_cu;
 }
 
-/* Devices whose scan folds each look-back window in one work-item. The H200: every work-item folding
- * it had each warp wait on the window's chain of local reads; 2^28 int32, float, int64 at 0.99, 0.91,
- * 0.93 of the time before (2^24: 0.98, 0.96, 0.91). On the H100 it was slower (the scan 0.77 -> 0.80
- * ms), so it is not NVIDIA's at large. */
+/* The programs (a bit each, by clscan__program_id) whose look-back windows one work-item folds, by
+ * device. The H200's scan: every work-item folding it had each warp wait on the window's chain of
+ * local reads; 2^28 int32, float, int64 at 0.99, 0.91, 0.93 of the time before (2^24: 0.98, 0.96,
+ * 0.91). On the H100 the scan was slower so (0.77 -> 0.80 ms) and the runs lost a group a compute
+ * unit to registers, so it is not NVIDIA's at large; the H200's other programs are not measured. */
 typedef struct fold_row {
     clscan__device_key key;
-    int one;
+    unsigned programs;
 } fold_row;
 
+_Static_assert(CLSCAN__PROGRAM_COUNT <= 32, "a bit a program in fold_row.programs");
+
 static const fold_row fold_table[] = {
-    {.key = {"NVIDIA", "H200", CL_DEVICE_TYPE_GPU}, .one = 1},
-    {.key = {NULL, NULL, 0}, .one = 0},
+    {.key = {"NVIDIA", "H200", CL_DEVICE_TYPE_GPU}, .programs = 1u << CLSCAN__PROGRAM_SCAN},
+    {.key = {NULL, NULL, 0}, .programs = 0},
 };
 
-int clscan__table_sp_fold_one(const clscan__device_info *dev)
+int clscan__table_sp_fold_one(const clscan__device_info *dev, clscan__program_id id)
 {
-    return CLSCAN__ROW(dev, fold_table)->one;
+    return (CLSCAN__ROW(dev, fold_table)->programs >> id) & 1u;
 }
 
 clscan_strategy clscan__table_strategy(const clscan__device_info *dev, size_t elem, size_t n)
