@@ -148,7 +148,8 @@ TYPE_TEST(UINT16)
 
 /* The item mode the policy does not pick (with a GPU-shaped tile on CPUs), for both element widths
  * (the wider one with the look-back fallback forced), runs of two flag mask words, the other
- * single-pass launch size and look-back fold, and the portable group scan (which also loads flags byte by byte). */
+ * single-pass launch size and look-back fold, and the portable group scan (which also loads flags
+ * byte by byte). */
 static void test_compact_other_paths(void **state)
 {
     (void)state;

@@ -1,6 +1,7 @@
-/* A program's configuration from the context: the tile in force, the work-group algorithm, and the
- * device features each program may use (sub-groups, vector loads, 64-bit status words, volatile
- * reads, the look-back's fold) unless the override asks for the portable paths; and the operators' identities. */
+/* A program's configuration from the context: the tile in force, the work-group algorithm, the
+ * look-back's fold, and the device features each program may use (sub-groups, vector loads, 64-bit
+ * status words, volatile reads) unless the override asks for the portable paths; and the operators'
+ * identities. */
 #include "engine.h"
 #include <math.h>
 #include <string.h>
