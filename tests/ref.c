@@ -1,6 +1,7 @@
 /* CPU references and helpers for the tests (see ref.h). Floats are checked against a sum in a wider
  * type with the reassociation bound the API promises; integers through unsigned arithmetic. */
 #include "ref.h"
+#include "tuning/tuning.h"
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -232,6 +233,13 @@ void test_set_tile(clscan_context *ctx, unsigned wg_size, unsigned items)
 {
     clscan_tuning_set(ctx, CLSCAN_TUNE_WG_SIZE, wg_size);
     clscan_tuning_set(ctx, CLSCAN_TUNE_ITEMS, items);
+}
+
+int test_other_fold(clscan_context *ctx, int program)
+{
+    const int one = !clscan__table_sp_fold_one(&ctx->info, (clscan__program_id)program);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, one ? 1 : -1);
+    return one;
 }
 
 void ref_pair(int k, clscan_strategy *strategy, clscan_wg_algorithm *wg)

@@ -55,4 +55,8 @@ void ref_pair(int k, clscan_strategy *strategy, clscan_wg_algorithm *wg);
 
 /* Work-group size and items of later scans, reductions, compactions and sorts (0, 0: the tables'). */
 void test_set_tile(clscan_context *ctx, unsigned wg_size, unsigned items);
+/* Later calls fold each look-back window the way the policy does not for program (a
+ * clscan__program_id): by one work-item or by all (CLSCAN_TUNE_SP_FOLD; 0 there gives the policy
+ * back). Returns 1 when that is one work-item. */
+int test_other_fold(clscan_context *ctx, int program);
 #endif

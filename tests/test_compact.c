@@ -172,7 +172,7 @@ static void test_compact_other_paths(void **state)
     /* The single-pass launch size the policy does not pick (a group a compute unit, or a tile), with
      * the look-back's other fold (by one work-item, or by all). */
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, clscan__table_sp_groups_per_cu(&ctx->info) ? -1 : 1);
-    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_COMPACT) ? -1 : 1);
+    test_other_fold(ctx, CLSCAN__PROGRAM_COMPACT);
     compact_sizes(CLSCAN_INT32);
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 0);

@@ -388,9 +388,9 @@ static void test_runs_other_paths(void **state)
     print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
     assert_true(after > before);
     if (!ref_quick()) {   /* the look-back's other fold: the runs' program, and unique's (the compaction's) */
-        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_RUNS) ? -1 : 1);
+        test_other_fold(ctx, CLSCAN__PROGRAM_RUNS);
         runs_sizes(&reduce);
-        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_COMPACT) ? -1 : 1);
+        test_other_fold(ctx, CLSCAN__PROGRAM_COMPACT);
         runs_sizes(&keys_only);
         clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, 0);
     }

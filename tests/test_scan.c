@@ -281,10 +281,9 @@ static void other_groups_pass(clscan_type type)
 {
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, clscan__table_sp_groups_per_cu(&ctx->info) ? -1 : 1);
     /* The key reaches the program: a program of its own, not the policy's one again. */
-    const int fold_one = !clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_SCAN);
     clscan__program *policy = NULL, *p = NULL;
     assert_int_equal(clscan__scan_program(ctx, type, CLSCAN_ADD, 1, &policy), CLSCAN_SUCCESS);
-    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, fold_one ? 1 : -1);
+    const int fold_one = test_other_fold(ctx, CLSCAN__PROGRAM_SCAN);
     assert_int_equal(clscan__scan_program(ctx, type, CLSCAN_ADD, 1, &p), CLSCAN_SUCCESS);
     assert_int_equal(p->config.sp_fold_one, fold_one);
     assert_ptr_not_equal(p, policy);

@@ -326,7 +326,7 @@ static void test_segmented_other_paths(void **state)
     print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
     assert_true(after > before);
     if (!ref_quick()) {   /* the look-back's fold the policy does not pick: by one work-item, or by all */
-        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_SEGSCAN) ? -1 : 1);
+        test_other_fold(ctx, CLSCAN__PROGRAM_SEGSCAN);
         run_sizes(&heads);
         run_sizes(&by_key);
         clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, 0);
@@ -509,7 +509,7 @@ static void test_segmented_reduce_other_paths(void **state)
     print_message("[ fallback ] %lu look-back fallbacks\n", after - before);
     assert_true(after > before);
     if (!ref_quick()) {   /* the look-back's other fold */
-        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, clscan__table_sp_fold_one(&ctx->info, CLSCAN__PROGRAM_SEGREDUCE) ? -1 : 1);
+        test_other_fold(ctx, CLSCAN__PROGRAM_SEGREDUCE);
         reduce_sizes(&c);
         clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, 0);
     }

@@ -21,13 +21,13 @@ open(sys.argv[2], "wb").write(b[i:].split(b"\0")[0])
 PY
     grep -q "entry $kernel(" /tmp/regs.ptx || continue
     echo "== $dir $(basename "$f") $(grep -o -m1 '\.target [a-z_0-9]*' /tmp/regs.ptx)"
-    "$ptxas" -arch=sm_$cc -v /tmp/regs.ptx -o /dev/null 2>&1 | grep -A2 "function '$kernel'\|for $kernel" |
+    rm -f /tmp/regs.cubin
+    "$ptxas" -arch=sm_$cc -v /tmp/regs.ptx -o /tmp/regs.cubin 2>&1 | grep -A2 "function '$kernel'\|for $kernel" |
       grep -E "registers|stack|spill" | sed 's/^ptxas info *: *//' | sort -u
-    if [[ -n ${LIVE:-} ]]; then
+    if [[ -n ${LIVE:-} ]]; then   # the binary ptxas just wrote
       mkdir -p "$LIVE"
       sass="$LIVE/$(basename "$dir")-$(basename "$f" .bin).sass"
-      "$ptxas" -arch=sm_$cc /tmp/regs.ptx -o /tmp/regs.cubin &&
-        "$(dirname "$ptxas")/nvdisasm" --print-life-ranges /tmp/regs.cubin >"$sass" &&
+      "$(dirname "$ptxas")/nvdisasm" --print-life-ranges /tmp/regs.cubin >"$sass" &&
         python3 "$(dirname "$0")/live-peak.py" "$sass" "$kernel" --places 3
     fi
   done

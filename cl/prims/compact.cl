@@ -302,7 +302,7 @@ void clscan_compact_write(__global const clscan_payload_t *in, __global const uc
     (void)held, (void)ranks;
     const ulong first = base + (ulong)lid * CLSCAN_ITEMS;
     ulong pos = start + rank, end = pos + mask[0];
-    uint len = first >= n ? 0u : n - first < CLSCAN_ITEMS ? (uint)(n - first) : CLSCAN_ITEMS;
+    uint len = clscan_len_below(first, n, CLSCAN_ITEMS);
     if (rest != CLSCAN_COMPACT_NO_REST) {   /* the others before this run: all before it less the kept ones */
         ulong other = rest + first - pos;
         for (uint i = 0; i < len; i++) {

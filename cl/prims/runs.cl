@@ -43,7 +43,7 @@ void clscan_runs_write_read(__global const CLSCAN_T *in, __global const clscan_s
                             __global clscan_seg_mark *keys_out, __global clscan_runs_out *out, ulong first, ulong n,
                             clscan_run_carry running)
 {
-    const uint len = clscan_seg_len(first, n);
+    const uint len = clscan_len_below(first, n, CLSCAN_ITEMS);
     ulong runs = clscan_run_count(running);
     CLSCAN_T value = clscan_run_value(running);
     for (uint i = 0; i < len; i++) {
@@ -83,7 +83,7 @@ clscan_seg_pair clscan_runs_fold(__global const CLSCAN_T *in, __global const cls
     __local uint *places = rec->place + get_local_id(0) * CLSCAN_RUNS_SHARE;
     __local CLSCAN_T *values = rec->value + get_local_id(0) * CLSCAN_RUNS_SHARE;
     clscan_seg_pair acc = clscan_seg_none();
-    const uint len = clscan_seg_len(first, n);
+    const uint len = clscan_len_below(first, n, CLSCAN_ITEMS);
     clscan_seg_mark key = clscan_seg_key_before(marks, first, len);
     for (uint i = 0; i < len; i++) {
         const uint head = clscan_seg_head_carried(marks, first + i, &key);

@@ -18,7 +18,7 @@ void clscan_seg_run_scan(__global const CLSCAN_T *in, __global const clscan_seg_
 {
 #if defined(CLSCAN_ITEMS_STREAM)
     (void)v, (void)hm;
-    const uint len = clscan_seg_len(first, n);
+    const uint len = clscan_len_below(first, n, CLSCAN_ITEMS);
 #if defined(CLSCAN_SEG_KEY_BYTES)
     clscan_seg_mark key = clscan_seg_key_before(marks, first, len);
 #endif
