@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Medians of clscan-bench runs taken by turns, one column a side (scripts/gpu-compare.sh,
 bench/probes/kernel-variants.sh). Each FILE is PREFIX-SIDE-LOG-ROUND.txt, clscan-bench's output;
---sides names the columns in order. With two sides the second over the first follows.
+--sides names the columns in order; each side after the first is then given over the first.
 C loops and qsort rows are left out."""
 import argparse, re, statistics
 
@@ -18,11 +18,11 @@ for path in a.files:
         if m and "C " not in m.group(3) and "qsort" not in m.group(3):
             key = (int(m.group(1)), m.group(2), m.group(3).strip())
             rows.setdefault(key, {}).setdefault(side, []).append(float(m.group(4)))
-ratio = len(sides) == 2
 print(f"{'n':>10} {'type':7} {'what':40} " + " ".join(f"{s[:22]:>22}" for s in sides) +
-      (f" {sides[1][:8] + '/' + sides[0][:8]:>17}" if ratio else ""))
+      "".join(f" {s[:8] + '/' + sides[0][:8]:>17}" for s in sides[1:]))
 for key in sorted(rows):
     med = {s: statistics.median(v) for s, v in rows[key].items()}
     cells = " ".join(f"{med[s]:22.4f}" if s in med else f"{'-':>22}" for s in sides)
-    tail = f" {med[sides[1]] / med[sides[0]]:17.3f}" if ratio and all(s in med for s in sides) else ""
+    tail = "".join(f" {med[s] / med[sides[0]]:17.3f}" if s in med and sides[0] in med else f" {'-':>17}"
+                   for s in sides[1:])
     print(f"{key[0]:>10} {key[1]:7} {key[2][:40]:40} {cells}{tail}")

@@ -2,7 +2,8 @@
 # On the GPU machine: NVIDIA's register count and stack frame for the kernels in clscan binary caches
 # (each argument a CLSCAN_CACHE_DIR that a run on the GPU filled). On NVIDIA a cached binary is PTX
 # after the cache's header (src/core/cache.c); ptxas (CUDA toolkit) compiles it for the card at hand
-# with -v. KERNEL picks the kernel (default clscan_scan_single_pass). Building the library's sources by
+# with -v. KERNEL picks the kernel (default clscan_scan_single_pass; KERNEL=all: every kernel of every
+# binary, a line each). Building the library's sources by
 # hand with -cl-nv-verbose (as this script did before) missed the host's defines and printed nothing.
 # LIVE=DIR also writes each binary's life ranges (nvdisasm --print-life-ranges) to DIR/<cache>-<hash>.sass
 # and prints where the kernel's register peak lies (live-peak.py).
@@ -19,6 +20,15 @@ i = i if i >= 0 else b.find(b".version")
 if i < 0: sys.exit(1)
 open(sys.argv[2], "wb").write(b[i:].split(b"\0")[0])
 PY
+    if [[ $kernel == all ]]; then   # name, registers, stack and spills of each entry
+      echo "== $dir $(basename "$f")"
+      "$ptxas" -arch=sm_$cc -v /tmp/regs.ptx -o /tmp/regs.cubin 2>&1 |
+        awk -v q="'" '/Compiling entry function/ { split($0, w, q); name = w[2] }
+          /bytes stack frame/ { frame = $1 " stack, " $5 "+" $9 " spill" }
+          /Used [0-9]+ registers/ { for (i = 1; i <= NF; i++) if ($i == "Used") r = $(i + 1)
+                                    printf "  %-40s %4s registers, %s\n", name, r, frame }'
+      continue
+    fi
     grep -q "entry $kernel(" /tmp/regs.ptx || continue
     echo "== $dir $(basename "$f") $(grep -o -m1 '\.target [a-z_0-9]*' /tmp/regs.ptx)"
     rm -f /tmp/regs.cubin
