@@ -209,7 +209,7 @@ void clscan_seg_reduce_single_pass(__global const CLSCAN_T *in, __global const u
 #if !defined(CLSCAN_ITEMS_STREAM)
         clscan_seg_items_scan(v, hm, excl.head ? excl.value : CLSCAN_OP(prefix, excl.value), 0);
         for (uint i = 0; i < CLSCAN_ITEMS; i++)
-            clscan_tile[CLSCAN_PAD(lid * CLSCAN_ITEMS + i)] = v[i];
+            clscan_tile[CLSCAN_PAD_RC(lid, CLSCAN_ITEMS, i)] = v[i];
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
         clscan_sr_results(in, offsets, out, n, base, lo, hi, prefix, clscan_tile);
