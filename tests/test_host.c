@@ -1,7 +1,9 @@
 /* Host-only logic, no OpenCL device touched: status and version strings, type sizes, the device-spec
  * grammar and its matching, the generated defines, cache keys, the policy and block-sum levels, and
- * the launch geometry of every primitive for n up to 2^40 (nothing allocated, nothing launched). */
+ * the launch geometry of every primitive for n up to 2^40 (nothing allocated, nothing launched), and
+ * the kernels' padded local places by rows (core/sizes.clh, a macro the host sees too). */
 #include "prims/prims.h"
+#include "../cl/core/sizes.clh"   /* the kernels' own formulas (a path from here: no include dir) */
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -545,6 +547,22 @@ static void test_geometry_limits(void **state)
     assert_int_equal(r.per_group, SIZE_MAX / 8 + 1);
 }
 
+/* CLSCAN_PAD_RC(row, width, col) is CLSCAN_PAD(row * width + col) for every col < width, whether width is
+ * a multiple of the banks (the kernels' form by rows) or not (the one sum), up to a tile of 2^17. */
+static void test_pad_rows(void **state)
+{
+    (void)state;
+    static const unsigned widths[] = {1, 2, 4, 8, 16, 24, 32, 64, 96, 128, 256, 512, 1024, 4096};
+    unsigned long cases = 0;
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+        for (unsigned row = 0; row * widths[w] < (1u << 17); row += 1 + row / 8)
+            for (unsigned col = 0; col < widths[w]; col++, cases++)
+                if (CLSCAN_PAD_RC(row, widths[w], col) != CLSCAN_PAD(row * widths[w] + col))
+                    fail_msg("CLSCAN_PAD_RC(%u, %u, %u) = %u, CLSCAN_PAD gives %u", row, widths[w], col,
+                             CLSCAN_PAD_RC(row, widths[w], col), CLSCAN_PAD(row * widths[w] + col));
+    printf("  %lu padded places by rows\n", cases);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -553,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_defines_and_keys), cmocka_unit_test(test_policy),
         cmocka_unit_test(test_block_sum_levels), cmocka_unit_test(test_launch_geometry),
         cmocka_unit_test(test_geometry_limits),  cmocka_unit_test(test_subgroup_pick),
+        cmocka_unit_test(test_pad_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
