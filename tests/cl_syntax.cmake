@@ -188,7 +188,7 @@ check("${WORK_DIR}/runs-user.cl" "runs of a registered struct" -cl-std=CL1.2 -DC
 # The segmented reduction: held tiles, streamed items with the forced fallback, NVIDIA's shape.
 program_text(SEGREDUCE segreduce_text)
 set(segreduce "${WORK_DIR}/segreduce-program.cl")
-file(WRITE "${segreduce}" "#define CLSCAN_SP_CLOSING\n${segreduce_text}")
+file(WRITE "${segreduce}" "#define CLSCAN_SP_CLOSING\n#define CLSCAN_PAD_ONE_SUM\n${segreduce_text}")   # as segreduce.c
 foreach(type INT32 INT8 DOUBLE)
   check("${segreduce}" "segmented reduction" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS=32 -DCLSCAN_SP_ATOMIC64)
   check("${segreduce}" "segmented reduction, vector tiles" -cl-std=CL1.2 -DCLSCAN_TYPE_${type} -DCLSCAN_ITEMS=8

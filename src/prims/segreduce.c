@@ -41,9 +41,7 @@ static clscan_status segreduce_enqueue(clscan_context *ctx, cl_mem in, cl_mem of
         clscan__config_with(ctx, CLSCAN__PROGRAM_SEGREDUCE, type, op, n, clscan__segreduce_tile(ctx, type));
     cfg.vec4 = 0;   /* one value a register: 8- and 16-bit ones unpacked (segmented.clh) */
     clscan__config_define(&cfg, "CLSCAN_SP_CLOSING", NULL);   /* a tile with a head ends a look-back */
-    /* Local places as one sum (core/sizes.clh): by rows this program took 93 registers against 80 and
-     * ran 1.21x slower (H200, 2^28, n/256 segments). */
-    clscan__config_define(&cfg, "CLSCAN_PAD_ONE_SUM", NULL);
+    clscan__config_define(&cfg, "CLSCAN_PAD_ONE_SUM", NULL);   /* slower by rows (core/sizes.clh) */
     clscan__program *p = NULL;
     clscan_status st = clscan__get_program(ctx, &cfg, &p);
     if (st != CLSCAN_SUCCESS)
