@@ -43,10 +43,10 @@ unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev)
  * device. The H200's scan: every work-item folding it had each warp wait on the window's chain of
  * local reads; 2^28 int32, float, int64 at 0.99, 0.91, 0.93 of the time before (2^24: 0.98, 0.96,
  * 0.91). The H200's runs program (reduce by key, 2^28, uint32 keys in runs of 8): 0.91 of the time
- * before (two rounds by turns). Its segmented scans and scans by key were level (0.99-1.02) and its
- * segmented reduce 1.04x slower, so they keep every work-item folding; so does its compaction, whose
- * run-length encoding and unique gained (0.83) and partition stayed level, but whose plain
- * compaction is not measured yet (bench/notebook.md, 2026-11-28 fifteenth session). On the H100 the
+ * before (two rounds by turns). Its compaction program: run-length encoding and unique 0.83,
+ * partition level, the plain compaction of half 0.97 (2^28 int32, two rounds by turns; sixteenth
+ * session). Its segmented scans and scans by key were level (0.99-1.02) and its segmented reduce 1.04x
+ * slower, so they keep every work-item folding (bench/notebook.md, 2026-11-28). On the H100 the
  * scan was slower so (0.77 -> 0.80 ms) and the runs lost a group a compute unit to registers, so it
  * is not NVIDIA's at large. */
 typedef struct fold_row {
@@ -58,7 +58,7 @@ _Static_assert(CLSCAN__PROGRAM_COUNT <= 32, "a bit a program in fold_row.program
 
 static const fold_row fold_table[] = {
     {.key = {"NVIDIA", "H200", CL_DEVICE_TYPE_GPU},
-     .programs = 1u << CLSCAN__PROGRAM_SCAN | 1u << CLSCAN__PROGRAM_RUNS},
+     .programs = 1u << CLSCAN__PROGRAM_SCAN | 1u << CLSCAN__PROGRAM_RUNS | 1u << CLSCAN__PROGRAM_COMPACT},
     {.key = {NULL, NULL, 0}, .programs = 0},
 };
 
