@@ -9,9 +9,11 @@
  * for clEnqueueCopyBuffer, clscan_inclusive_scan (AUTO), a trivial kernel of one work-group (two
  * clSetKernelArg and a launch), and the host's OpenCL queries alone: the 12 clGetMemObjectInfo and 11
  * clSetKernelArg that one warm single-pass scan makes (counted with the fault build's hooks). The
- * scan's output is checked once against a C loop. K is 200. Build from the repository root with the
- * library built in BUILD: gcc -O2 -Iinclude bench/probes/callprobe.c -LBUILD -lclscan -lOpenCL
- * -Wl,-rpath,BUILD; run with CLSCAN_DEVICE as the library takes it. */
+ * scan's output is checked once against a C loop. Last, the copy and the scan by turns (one call and
+ * its finish each, K pairs): their medians and the median of their ratios, which one process's drift
+ * (20% at 2^16 on the H200) does not move. K is 200. Build from the repository root with the library
+ * built in BUILD: gcc -O2 -Iinclude bench/probes/callprobe.c -LBUILD -lclscan -lOpenCL -Wl,-rpath,BUILD;
+ * run with CLSCAN_DEVICE as the library takes it. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <clscan/clscan.h>
 #include <stdint.h>
@@ -118,6 +120,23 @@ static void time_calls(probe *p, call_fn f, int rounds, double out[3])
     out[0] = median(host, rounds), out[1] = median(each, rounds), out[2] = median(one, K);
 }
 
+/* The copy and the scan, a call and its finish each, taking turns K times: the median of each and of
+ * their ratio, so that the machine's drift between rounds falls on both. */
+static void time_pairs(probe *p, double out[3])
+{
+    double copy[K], scan[K], ratio[K];
+    for (int k = 0; k < K; k++) {
+        double t0 = now_us();
+        call_copy(p);
+        clFinish(p->q);
+        double t1 = now_us();
+        call_scan(p);
+        clFinish(p->q);
+        copy[k] = t1 - t0, scan[k] = now_us() - t1, ratio[k] = scan[k] / copy[k];
+    }
+    out[0] = median(copy, K), out[1] = median(scan, K), out[2] = median(ratio, K);
+}
+
 static const char *trivial_src =
     "__kernel void probe_trivial(__global int *out, uint n) { if (get_global_id(0) == 0 && n == 0) out[0] = 1; }";
 
@@ -187,6 +206,10 @@ int main(int argc, char **argv)
         time_calls(&p, rows[r].f, rounds, t);
         printf("%-34s %10.3f %10.3f %10.3f\n", rows[r].what, t[0], t[1], t[2]);
     }
+    double t[3];
+    time_pairs(&p, t);
+    printf("by turns (one call + finish; medians of each and of scan / copy): copy %.3f scan %.3f ratio %.3f\n",
+           t[0], t[1], t[2]);
     if (p.failed)
         printf("A CALL FAILED: %s\n", clscan_last_error(p.ctx));
     clReleaseKernel(p.trivial), clReleaseMemObject(p.in), clReleaseMemObject(p.out);
