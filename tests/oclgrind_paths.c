@@ -152,7 +152,10 @@ static void group_scan8(void)
     }
 }
 
-/* The single-pass fallback forced on: scan (out of place and in place), then the portable paths. */
+/* The single-pass fallback forced on: scan (out of place, then with the tiles numbered by group,
+ * NVIDIA's small scans; in place by one group that takes every tile), then the portable paths. In
+ * place, a group that recomputes a tile another group has overwritten races with it by design
+ * (docs/reliability.md): with a group a tile even work-groups one after another would. */
 static void group_fallback(void)
 {
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 1);
@@ -160,8 +163,15 @@ static void group_fallback(void)
     for (size_t i = 0; i < NSIZES; i++) {
         scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 0, "forced fallback");
         scan_case(sizes[i], CLSCAN_INT64, CLSCAN_ADD, 1, 0, "forced fallback int64");
-        scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 1, "forced fallback in place");
     }
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_BY_ID, 1);
+    for (size_t i = 0; i < NSIZES; i++)
+        scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 1, 0, "forced fallback, tiles by group");
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_BY_ID, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 1);
+    for (size_t i = 0; i < NSIZES; i++)
+        scan_case(sizes[i], CLSCAN_INT32, CLSCAN_ADD, 0, 1, "forced fallback in place");
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_PORTABLE, 1);
     for (size_t i = 0; i < NSIZES; i++)

@@ -276,7 +276,8 @@ static void other_items_mode_pass(clscan_type type)
 
 /* Single-pass with the launch size and the look-back fold the policy does not pick here: one
  * work-group a compute unit, each taking tile after tile, or (where the policy keeps groups) a group a
- * tile; each window folded by every work-item, or (where the policy has all fold) by one. */
+ * tile; each window folded by every work-item, or (where the policy has all fold) by one; and the
+ * tiles of a launch of a group a tile numbered by ticket or by group, whichever the policy does not. */
 static void other_groups_pass(clscan_type type)
 {
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, clscan__table_sp_groups_per_cu(&ctx->info) ? -1 : 1);
@@ -284,11 +285,14 @@ static void other_groups_pass(clscan_type type)
     clscan__program *policy = NULL, *p = NULL;
     assert_int_equal(clscan__scan_program(ctx, type, CLSCAN_ADD, 1, &policy), CLSCAN_SUCCESS);
     const int fold_one = test_other_fold(ctx, CLSCAN__PROGRAM_SCAN);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_BY_ID, clscan__table_sp_by_id(&ctx->info) ? -1 : 1);
     assert_int_equal(clscan__scan_program(ctx, type, CLSCAN_ADD, 1, &p), CLSCAN_SUCCESS);
     assert_int_equal(p->config.sp_fold_one, fold_one);
+    assert_int_equal(p->config.sp_by_id, !clscan__table_sp_by_id(&ctx->info));
     assert_ptr_not_equal(p, policy);
     scan_matrix(type, CLSCAN_STRATEGY_SINGLE_PASS, CLSCAN_WG_AUTO);
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_FOLD, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_BY_ID, 0);
     clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 0);
 }
 

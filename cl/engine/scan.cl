@@ -97,8 +97,8 @@ void clscan_scan_single_pass(__global const CLSCAN_T *in, __global CLSCAN_T *out
     __local uint clscan_next;
     const uint lid = get_local_id(0);
     clscan_sp_launch_start(counters, epoch);
-    for (;;) {
-        const ulong t = clscan_sp_take_tile(counters, epoch, &clscan_next);
+    for (ulong t = num_tiles;;) {
+        t = clscan_sp_take_tile_last(counters, epoch, &clscan_next, t, num_tiles);
         if (t >= num_tiles)
             break;
         clscan_wg_held v[CLSCAN_WG_HELD];

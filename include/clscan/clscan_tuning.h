@@ -37,6 +37,7 @@ typedef enum clscan_tuning_key {
     CLSCAN_TUNE_RUNS_COUNT64,     /* 1: the runs carry a 64-bit run count at any n (else past 2^32 only) */
     CLSCAN_TUNE_HIST_MERGE,       /* 1: histogram groups add into one row whenever n < 2^32; -1 never */
     CLSCAN_TUNE_SP_FOLD,          /* every look-back: 1 one work-item folds each window; -1 all work-items */
+    CLSCAN_TUNE_SP_BY_ID,         /* single-pass scans of a group a tile: 1 tiles by group number; -1 tickets */
     CLSCAN_TUNE_KEY_COUNT
 } clscan_tuning_key;
 

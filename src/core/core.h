@@ -151,6 +151,7 @@ typedef struct clscan__config {
     int force_fallback;             /* every unfinished look-back takes the decoupled fallback */
     int volatile_reads;             /* status words read by volatile loads, not atomics */
     int sp_fold_one;                /* one work-item folds each look-back window (CLSCAN_SP_FOLD_ONE) */
+    int sp_by_id;                   /* scans of a group a tile number tiles by group (CLSCAN_SP_BY_ID) */
     int dp4a;                       /* 8-bit sums by NVIDIA's dp4a (CLSCAN_BYTES_DP4A) */
     int llvmpipe;                   /* llvmpipe's compiler workarounds (CLSCAN_LLVMPIPE) */
     unsigned param[CLSCAN__MAX_PARAMS];

@@ -59,7 +59,7 @@ int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define CLSCAN_WG_ALGO_%s\n"
-                    "#define CLSCAN_WG_SIZE %u\n#define CLSCAN_ITEMS %u\n%s%s%s%s%s%s%s%s%s%s%s",
+                    "#define CLSCAN_WG_SIZE %u\n#define CLSCAN_ITEMS %u\n%s%s%s%s%s%s%s%s%s%s%s%s",
                     type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
                     cfg->defines, cfg->stream ? "#define CLSCAN_ITEMS_STREAM\n" : "", sg_define(cfg->sg),
                     cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "", cfg->vec4 ? "#define CLSCAN_VEC4\n" : "",
@@ -67,6 +67,7 @@ int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
                     cfg->force_fallback ? "#define CLSCAN_SP_FORCE_FALLBACK\n" : "",
                     cfg->volatile_reads ? "#define CLSCAN_SP_VOLATILE_READS\n" : "",
                     cfg->sp_fold_one ? "#define CLSCAN_SP_FOLD_ONE\n" : "",
+                    cfg->sp_by_id ? "#define CLSCAN_SP_BY_ID\n" : "",
                     cfg->dp4a ? "#define CLSCAN_BYTES_DP4A\n" : "", cfg->llvmpipe ? "#define CLSCAN_LLVMPIPE\n" : "");
 }
 
@@ -178,7 +179,7 @@ static int same_config(const clscan__config *a, const clscan__config *b)
            a->wg_size == b->wg_size && a->items == b->items && a->stream == b->stream && a->sg == b->sg &&
            a->vec_io == b->vec_io && a->vec4 == b->vec4 && a->atomics64 == b->atomics64 &&
            a->force_fallback == b->force_fallback && a->volatile_reads == b->volatile_reads && a->dp4a == b->dp4a &&
-           a->llvmpipe == b->llvmpipe && a->sp_fold_one == b->sp_fold_one &&
+           a->llvmpipe == b->llvmpipe && a->sp_fold_one == b->sp_fold_one && a->sp_by_id == b->sp_by_id &&
            memcmp(a->param, b->param, sizeof a->param) == 0 && strcmp(a->defines, b->defines) == 0;
 }
 

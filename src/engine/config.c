@@ -32,6 +32,7 @@ clscan__config clscan__config_with(const clscan_context *ctx, clscan__program_id
     cfg.force_fallback = clscan__tuned(ctx, CLSCAN_TUNE_FORCE_FALLBACK) != 0;
     cfg.volatile_reads = ctx->info.volatile_status && !portable;
     cfg.sp_fold_one = clscan__sp_fold_one(ctx, id);
+    cfg.sp_by_id = id == CLSCAN__PROGRAM_SCAN && clscan__sp_by_id(ctx);   /* the scan's loop alone reads it */
     cfg.dp4a = ctx->info.dp4a && !portable && elem == 1;
     cfg.llvmpipe = ctx->info.llvmpipe;
     return cfg;

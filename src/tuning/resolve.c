@@ -181,6 +181,12 @@ size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles)
     return per_cu && groups < tiles ? groups : tiles;
 }
 
+int clscan__sp_by_id(const clscan_context *ctx)
+{
+    long set = clscan__tuned(ctx, CLSCAN_TUNE_SP_BY_ID);
+    return set ? set > 0 : clscan__table_sp_by_id(&ctx->info);
+}
+
 int clscan__sp_fold_one(const clscan_context *ctx, clscan__program_id id)
 {
     long set = clscan__tuned(ctx, CLSCAN_TUNE_SP_FOLD);   /* forced: every program that looks back */

@@ -10,14 +10,18 @@ typedef struct scan_row {
     int stream;                      /* items read twice from memory instead of held in registers */
     size_t rts8_from, rts8_to;       /* 8-byte elements: reduce-then-scan for n in [from, to) */
     unsigned sp_groups_per_cu;       /* single-pass: groups a compute unit (0: a group a tile) */
+    int sp_by_id;                    /* single-pass scans of a group a tile: tiles by group number */
 } scan_row;
 
 static const scan_row table[] = {
     /* NVIDIA (measured: H100, H200). On the H100, 8-byte single-pass lost to reduce-then-scan by
      * 10-25% at 2^21 and 2^22 in two runs and won below and above: the band is measured, not derived.
-     * On the H200 a group a tile lost 5% to 8 groups a compute unit that take tile after tile. */
+     * On the H200 a group a tile lost 5% to 8 groups a compute unit that take tile after tile. Where a
+     * scan's launch has a group a tile anyway (up to 8 a compute unit: small inputs), a group's number
+     * is its tile: a 2^16 int32 scan on the H200 took 1.115-1.120x the copy's time so, 1.122-1.141x
+     * with one ticket a group (bench/notebook.md, 2026-11-28, seventeenth session). */
     {.key = {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, .wg4 = 256, .items4 = 32, .wg8 = 128, .items8 = 32,
-     .rts8_from = (size_t)1 << 21, .rts8_to = (size_t)1 << 23, .sp_groups_per_cu = 8},
+     .rts8_from = (size_t)1 << 21, .rts8_to = (size_t)1 << 23, .sp_groups_per_cu = 8, .sp_by_id = 1},
     /* GPUs not measured: modest tiles. */
     {.key = {NULL, NULL, CL_DEVICE_TYPE_GPU}, .wg4 = 256, .items4 = 8, .wg8 = 256, .items8 = 4},
     /* CPUs (PoCL, 2 cores): a work-item a long run, streamed. */
@@ -37,6 +41,11 @@ clscan__tuning clscan__table_scan_tile(const clscan__device_info *dev, size_t el
 unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev)
 {
     return CLSCAN__ROW(dev, table)->sp_groups_per_cu;
+}
+
+int clscan__table_sp_by_id(const clscan__device_info *dev)
+{
+    return CLSCAN__ROW(dev, table)->sp_by_id;
 }
 
 /* The programs (a bit each, by clscan__program_id) whose look-back windows one work-item folds, by

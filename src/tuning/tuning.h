@@ -30,6 +30,8 @@ clscan_strategy clscan__table_strategy(const clscan__device_info *dev, size_t el
 clscan_wg_algorithm clscan__table_wg(const clscan__device_info *dev, clscan_type type, size_t n);
 /* Single-pass launches: work-groups a compute unit, each taking tile after tile (0: a group a tile). */
 unsigned clscan__table_sp_groups_per_cu(const clscan__device_info *dev);
+/* Single-pass scan launches of a group a tile: 1 when each group takes the tile of its number. */
+int clscan__table_sp_by_id(const clscan__device_info *dev);
 /* Whether one work-item folds each look-back window of program id (else every work-item). */
 int clscan__table_sp_fold_one(const clscan__device_info *dev, clscan__program_id id);
 
@@ -65,6 +67,9 @@ unsigned clscan__sat_tile(const clscan_context *ctx, unsigned band, size_t elem)
 size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles);
 /* Whether one work-item folds program id's look-back windows (the override: every program's; the table). */
 int clscan__sp_fold_one(const clscan_context *ctx, clscan__program_id id);
+/* Whether a single-pass scan launch of a group a tile numbers its tiles by group (the table's choice,
+ * or CLSCAN_TUNE_SP_BY_ID). */
+int clscan__sp_by_id(const clscan_context *ctx);
 /* The largest power of two not above v (at least 1, at most 2^30). */
 unsigned clscan__floor_pow2(size_t v);
 
