@@ -18,8 +18,9 @@ static const scan_row table[] = {
      * 10-25% at 2^21 and 2^22 in two runs and won below and above: the band is measured, not derived.
      * On the H200 a group a tile lost 5% to 8 groups a compute unit that take tile after tile. Where a
      * scan's launch has a group a tile anyway (up to 8 a compute unit: small inputs), a group's number
-     * is its tile: a 2^16 int32 scan on the H200 took 1.115-1.120x the copy's time so, 1.122-1.141x
-     * with one ticket a group (bench/notebook.md, 2026-11-28, seventeenth session). */
+     * is its tile: a 2^16 int32 scan on the H200 took 1.110-1.138x the copy's time so over three calls,
+     * against 1.137-1.162x before and 1.122-1.141x with one ticket a group (bench/notebook.md,
+     * 2026-11-28, seventeenth session). */
     {.key = {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, .wg4 = 256, .items4 = 32, .wg8 = 128, .items8 = 32,
      .rts8_from = (size_t)1 << 21, .rts8_to = (size_t)1 << 23, .sp_groups_per_cu = 8, .sp_by_id = 1},
     /* GPUs not measured: modest tiles. */
