@@ -649,8 +649,8 @@ static void sort_options_case(size_t n, int indices, unsigned b, unsigned e, con
 }
 
 /* The multi-bit LSD sort, sort_by_key (also with a single pass and its copy home), sort_ex and
- * sort_indices descending by ranges of bits (overlapping digits, one bit: the split), and the 1-bit
- * split reference path. */
+ * sort_indices descending by ranges of bits (overlapping digits, one bit: the split), the 1-bit
+ * split reference path, and the one-sweep passes (also forced to their fallback). */
 static void group_sort(void)
 {
     for (size_t i = 0; i < NSIZES; i++) {
@@ -664,6 +664,21 @@ static void group_sort(void)
     for (size_t i = 0; i < NSIZES; i++)
         sort_case(sizes[i], 1, 0, "sort_by_key split");
     clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_RADIX_BITS, 0);
+    /* The one-sweep passes, waiting on their predecessors and with every look-back counting them. */
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_ONESWEEP, 1);
+    for (int forced = 0; forced < 2; forced++) {
+        clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, forced);
+        for (size_t i = 0; i < NSIZES; i++) {
+            sort_case(sizes[i], 0, 0, forced ? "sort one sweep, forced fallback" : "sort one sweep");
+            sort_case(sizes[i], 1, 1, forced ? "sort_by_key one sweep one digit, forced fallback"
+                                             : "sort_by_key one sweep one digit");
+        }
+    }
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 1);   /* groups take tile after tile */
+    sort_case(sizes[NSIZES - 1], 1, 0, "sort_by_key one sweep, a group a compute unit");
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_ONESWEEP, 0);
 }
 
 static void sat_case(size_t w, size_t h, int in_place, const char *what)

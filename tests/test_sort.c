@@ -319,6 +319,50 @@ static void test_sort_other_paths(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Whatever the table picks: three launches a pass; one-sweep passes, a group a tile, with every
+ * look-back taking its fallback, and with a group a compute unit taking tile after tile. In groups of
+ * 256 with 4 keys a work-item where the table runs one work-item a tile (CPUs: the portable ranking),
+ * else in the table's shape (NVIDIA: the ballots). Sizes around the tile and of many tiles, keys of 1
+ * to 8 bytes, by key and alone (the quick tier: float and int64 keys by key), every pattern. */
+static int sweep_modes(void)
+{
+    const clscan__sort_tuning t = clscan__table_sort(&ctx->info, 4);
+    const int cpu_shape = t.wg_size == 1;
+    const size_t tile = cpu_shape ? 1024 : (size_t)t.wg_size * t.items;
+    const size_t sizes[] = {2, 257, tile - 1, tile, tile + 1, 3 * tile + 5, 10007, ref_quick() ? 20011 : 70001};
+    const long modes[][3] = {{-1, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 0, 1}};   /* onesweep, force_fallback, sp_groups */
+    int failures = 0;
+    if (cpu_shape)
+        test_set_tile(ctx, 256, 4);
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_ONESWEEP, modes[m][0]);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, modes[m][1]);
+        clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, modes[m][2]);
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int p = 0; p < PATTERNS; p++) {
+                /* The types other_shape sorts (programs built already), and more in the full tier. */
+                failures += !sort_one(sizes[i], CLSCAN_FLOAT, 1, CLSCAN_UINT32, (enum pattern)p);
+                if (supported(CLSCAN_INT64))
+                    failures += !sort_one(sizes[i], CLSCAN_INT64, 1, CLSCAN_DOUBLE, (enum pattern)p);
+                if (!ref_quick()) {
+                    failures += !sort_one(sizes[i], CLSCAN_UINT32, 0, CLSCAN_UINT32, (enum pattern)p);
+                    failures += !sort_one(sizes[i], CLSCAN_INT8, 1, CLSCAN_UINT16, (enum pattern)p);
+                }
+            }
+    }
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_ONESWEEP, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, 0);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, 0);
+    test_set_tile(ctx, 0, 0);
+    return failures;
+}
+
+static void test_sort_sweep(void **state)
+{
+    (void)state;
+    assert_int_equal(sweep_modes(), 0);
+}
+
 /* Bad arguments: the right status and message, keys and values untouched, the context still works. */
 static void test_sort_bad_arguments(void **state)
 {
@@ -605,7 +649,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sort_by_key), cmocka_unit_test(test_sort_other_paths),
         cmocka_unit_test(test_sort_bad_arguments), cmocka_unit_test(test_sort_options),
         cmocka_unit_test(test_sort_indices), cmocka_unit_test(test_sort_options_values),
-        cmocka_unit_test(test_sort_options_bad),
+        cmocka_unit_test(test_sort_options_bad), cmocka_unit_test(test_sort_sweep),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

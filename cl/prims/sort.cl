@@ -85,6 +85,27 @@ void clscan_sort_write_tile(__local const clscan_key_t *tile, __local const clsc
     }
 }
 
+/* The local memory of a kernel that ranks tiles and writes them (clscan_sort_scatter, and
+ * clscan_sort_onesweep in prims/sort_sweep.cl): the tile and beside it its origins or values, each
+ * digit's base and start, the group scan's scratch and the warps' counters; and ranked_values, what the
+ * ranking reads beside the keys (the kernel's `values`). */
+#if defined(CLSCAN_SORT_VALUES)
+#define CLSCAN_SORT_TILE_MOVED                                                                          \
+    __local clscan_moved_t clscan_order[CLSCAN_SORT_TILE_LOCAL];                                        \
+    __global const void *ranked_values = values;
+#else
+#define CLSCAN_SORT_TILE_MOVED                                                                          \
+    __local clscan_moved_t *clscan_order = 0;                                                           \
+    __global const void *ranked_values = 0;
+#endif
+#define CLSCAN_SORT_TILE_STATE                                                                          \
+    __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];                                           \
+    CLSCAN_SORT_TILE_MOVED                                                                              \
+    __local clscan_hist_t clscan_base_of[CLSCAN_RADIX];                                                 \
+    __local uint clscan_start[CLSCAN_RADIX + 1];                                                        \
+    __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];                                              \
+    __local uint clscan_counts[CLSCAN_SORT_COUNTS_LOCAL];
+
 /* One LSD pass: keys (and values) of every tile go to offsets[d * num_tiles + t] (the exclusive scan
  * of clscan_sort_hist's counts) plus their rank among the tile's keys of digit d, from keys to keys_out (the
  * host picks the buffers and the transform flags of each pass). */
@@ -95,18 +116,7 @@ void clscan_sort_scatter(__global const clscan_key_t *keys, __global clscan_key_
 #endif
                          __global const clscan_hist_t *offsets, ulong n, ulong num_tiles, uint shift, uint flags)
 {
-    __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];
-#if defined(CLSCAN_SORT_VALUES)
-    __local clscan_moved_t clscan_order[CLSCAN_SORT_TILE_LOCAL];
-    __global const void *ranked_values = values;
-#else
-    __local clscan_moved_t *clscan_order = 0;
-    __global const void *ranked_values = 0;
-#endif
-    __local clscan_hist_t clscan_base_of[CLSCAN_RADIX];
-    __local uint clscan_start[CLSCAN_RADIX + 1];
-    __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];
-    __local uint clscan_counts[CLSCAN_SORT_COUNTS_LOCAL];
+    CLSCAN_SORT_TILE_STATE
     const uint lid = get_local_id(0);
 #if CLSCAN_WG_SIZE == 1
     /* CPUs: one work-item a tile puts its keys in place in order, a cursor a digit: stable without

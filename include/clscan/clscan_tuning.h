@@ -22,7 +22,7 @@ typedef enum clscan_tuning_key {
     CLSCAN_TUNE_ITEMS_MODE,       /* 1 items held in registers, 2 streamed (read twice from memory) */
     CLSCAN_TUNE_PORTABLE,         /* 1: local-memory sub-groups, scalar tile loads, 32-bit status words */
     CLSCAN_TUNE_FORCE_FALLBACK,   /* 1: every look-back that meets an unfinished tile takes the fallback */
-    CLSCAN_TUNE_SP_GROUPS,        /* single-pass groups a compute unit; -1 a group a tile */
+    CLSCAN_TUNE_SP_GROUPS,        /* single-pass groups (also one-sweep sorts') a compute unit; -1 a group a tile */
     CLSCAN_TUNE_REDUCE_STRIDED,   /* 1: integer reductions walk tiles by a fixed stride, as floats do */
     CLSCAN_TUNE_SORT_RADIX_BITS,  /* digit bits a sort pass; 1 the split reference path */
     CLSCAN_TUNE_SAT_PATH,         /* GPU tables: 1 single-pass, 2 three passes */
@@ -38,6 +38,7 @@ typedef enum clscan_tuning_key {
     CLSCAN_TUNE_HIST_MERGE,       /* 1: histogram groups add into one row whenever n < 2^32; -1 never */
     CLSCAN_TUNE_SP_FOLD,          /* every look-back: 1 one work-item folds each window; -1 all work-items */
     CLSCAN_TUNE_SP_BY_ID,         /* single-pass scans of a group a tile: 1 tiles by group number; -1 tickets */
+    CLSCAN_TUNE_SORT_ONESWEEP,    /* sorts in groups of more than one work-item: 1 one-sweep passes; -1 three launches */
     CLSCAN_TUNE_KEY_COUNT
 } clscan_tuning_key;
 

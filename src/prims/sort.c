@@ -1,8 +1,10 @@
 /* The sorts' passes (the calls and their checks: sort_calls.c): stable LSD radix sort, in place from the
  * caller's view, through two more key (and value) buffers kept in the context's scratch. The default
  * takes RADIX_BITS a pass: clscan_sort_hist, an exclusive scan of the digit-major counts (the scan
- * dispatch), clscan_sort_scatter. The host waits once, for the bits in which keys differ (8 bytes read
- * after the first histogram, some 10-20 us against a sort of milliseconds): then it enqueues only the
+ * dispatch), clscan_sort_scatter; or, where the sort table says, one-sweep passes (clscan_sort_digits once,
+ * then clscan_sort_onesweep a pass: prims/sort_sweep.cl). The host waits once, for the bits in which keys
+ * differ (8 bytes read after the first counting launch, some 10-20 us against a sort of milliseconds):
+ * then it enqueues only the
  * passes whose digit varies, and routes them so that the caller's buffer is written by the last command
  * alone and a failed call leaves it as it was. The 1-bit split path (flags, exclusive scan, scatter, a
  * pass a bit) is the readable reference. */
@@ -216,11 +218,12 @@ static clscan_status lsd_scatter(clscan_context *ctx, const clscan__program *p, 
     return st;
 }
 
-/* The bits in which some key differs from the first (in ordered form), once clscan_sort_hist has gathered them. */
-static clscan_status read_varying(clscan_context *ctx, const sort_buffers *b, cl_ulong *varying)
+/* The bits in which some key differs from the first (in ordered form), at offset of buf once
+ * clscan_sort_hist or clscan_sort_digits has gathered them. */
+static clscan_status read_varying(clscan_context *ctx, cl_mem buf, size_t offset, cl_ulong *varying)
 {
     cl_uint words[2] = {0, 0};
-    cl_int err = clEnqueueReadBuffer(ctx->queue, b->varying, CL_TRUE, 0, sizeof words, words, 0, NULL, NULL);
+    cl_int err = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, offset, sizeof words, words, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return clscan__fail_cl(ctx, "clEnqueueReadBuffer (sort varying bits)", err);
     *varying = words[0] | (cl_ulong)words[1] << 32;
@@ -230,14 +233,16 @@ static clscan_status read_varying(clscan_context *ctx, const sort_buffers *b, cl
 /* The shifts of the digits over bits [begin, end) (end - begin >= radix_bits): up from begin, the last
  * one ending at end, where it overlaps the one before (sorting bits again that an earlier pass sorted
  * keeps the order: the later pass is stable), so that no digit reads a bit outside the range; of
- * those, the digits that vary (a pass of a digit equal in every key would move nothing). */
-static unsigned active_shifts(cl_ulong varying, unsigned begin, unsigned end, unsigned radix_bits, cl_uint *shifts)
+ * those, the digits that vary (a pass of a digit equal in every key would move nothing), and each
+ * one's number among them all (clscan_sweep_shift in prims/sort_sweep.cl numbers them the same way). */
+static unsigned active_shifts(cl_ulong varying, unsigned begin, unsigned end, unsigned radix_bits, cl_uint *shifts,
+                              cl_uint *digits)
 {
-    unsigned count = 0;
-    for (unsigned at = begin; at < end; at += radix_bits) {
+    unsigned count = 0, digit = 0;
+    for (unsigned at = begin; at < end; at += radix_bits, digit++) {
         const cl_uint shift = at + radix_bits > end ? end - radix_bits : at;
         if ((varying >> shift) & ((1u << radix_bits) - 1))
-            shifts[count++] = shift;
+            digits[count] = digit, shifts[count++] = shift;
     }
     return count;
 }
@@ -249,6 +254,18 @@ static clscan_status index_init(clscan_context *ctx, const clscan__program *p, c
     const cl_ulong n64 = n;
     const clscan__arg args[] = {CLSCAN__MEM(keys), CLSCAN__MEM(copy), CLSCAN__MEM(index), CLSCAN__VAL(n64)};
     return clscan__launch(ctx, p, "clscan_sort_index_init", CLSCAN__ARGS(args), clscan__tiles(n, p->config.wg_size));
+}
+
+/* After `count` LSD passes: a single one went to B and is copied home; none (every key equal) writes
+ * nothing, but argsort's identity. */
+static clscan_status after_passes(clscan_context *ctx, const clscan__program *p, const sort_args *a,
+                                  const sort_buffers *b, unsigned count, size_t tiles)
+{
+    if (count == 1)
+        return copy_home(ctx, p, a, b, tiles);
+    if (count == 0 && a->values_out)
+        return index_init(ctx, p, NULL, NULL, a->values_out, a->n);
+    return CLSCAN_SUCCESS;
 }
 
 /* Multi-bit LSD: the first histogram (of the lowest digit, gathering `varying`), then only the passes
@@ -266,10 +283,10 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
     if (st == CLSCAN_SUCCESS)
         st = lsd_hist(ctx, p, a, &b, 0, 0, SORT_TRANSFORM_IN | SORT_VARYING, shape.tiles);
     if (st == CLSCAN_SUCCESS)
-        st = read_varying(ctx, &b, &varying);
-    cl_uint shifts[64];
+        st = read_varying(ctx, b.varying, 0, &varying);
+    cl_uint shifts[64], digits[64];
     const unsigned count =
-        st == CLSCAN_SUCCESS ? active_shifts(varying, a->begin, a->end, cfg->param[RADIX_BITS], shifts) : 0;
+        st == CLSCAN_SUCCESS ? active_shifts(varying, a->begin, a->end, cfg->param[RADIX_BITS], shifts, digits) : 0;
     for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++) {
         const sort_route r = pass_route(i, count);
         if (shifts[i] != 0)
@@ -277,11 +294,7 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
         if (st == CLSCAN_SUCCESS)
             st = lsd_scatter(ctx, p, a, &b, r, shifts[i], &shape);
     }
-    if (st == CLSCAN_SUCCESS && count == 1)
-        st = copy_home(ctx, p, a, &b, shape.tiles);
-    if (st == CLSCAN_SUCCESS && count == 0 && a->values_out)   /* argsort of equal keys: the identity */
-        st = index_init(ctx, p, NULL, NULL, a->values_out, a->n);
-    return st;
+    return st == CLSCAN_SUCCESS ? after_passes(ctx, p, a, &b, count, shape.tiles) : st;
 }
 
 /* The reference (and ranges of one bit): a stable split a bit of [begin, end), routed like the LSD
@@ -316,16 +329,105 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
     return st;
 }
 
+/* ---- one sweep (prims/sort_sweep.cl) --------------------------------------------------------- */
+/* The digit counts of every pass, then the bits in which keys differ: words of "sort pass digits". */
+static size_t sweep_digit_words(const sort_args *a, unsigned radix_bits)
+{
+    const size_t key_bits = 8 * clscan_type_size(a->key_type);
+    return ((key_bits + radix_bits - 1) / radix_bits << radix_bits) + 2;
+}
+
+/* clscan_sort_digits over the caller's keys into `digits` (zeroed first), in a few groups a compute
+ * unit, each walking the keys by the launch's stride. */
+static clscan_status sweep_digits(clscan_context *ctx, const clscan__program *p, const sort_args *a, cl_mem digits,
+                                  size_t words)
+{
+    const cl_ulong n64 = a->n;
+    const cl_uint begin = a->begin, end = a->end, flags = SORT_TRANSFORM_IN;
+    const size_t groups = clscan__tiles(a->n, p->config.wg_size), most = 8 * (size_t)ctx->info.compute_units;
+    const clscan__arg args[] = {CLSCAN__MEM(a->keys), CLSCAN__MEM(digits), CLSCAN__VAL(n64), CLSCAN__VAL(begin),
+                                CLSCAN__VAL(end), CLSCAN__VAL(flags)};
+    clscan_status st = clscan__fill_zero(ctx, digits, words * sizeof(cl_uint));
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__launch_into(ctx, p, "clscan_sort_digits", CLSCAN__ARGS(args), groups < most ? groups : most, digits);
+    return st;
+}
+
+/* One pass: the status words zeroed (and the ticket before them), then clscan_sort_onesweep, a group a
+ * tile (tiles past the launch's groups taken by ticket; CLSCAN_TUNE_SP_GROUPS, for the tests, launches
+ * that many groups a compute unit instead, so that groups take tile after tile at any size). */
+static clscan_status sweep_pass(clscan_context *ctx, const clscan__program *p, const sort_args *a,
+                                const sort_buffers *b, cl_mem digits, sort_route r, cl_uint shift, cl_uint digit,
+                                const clscan__sort_shape *s)
+{
+    const cl_ulong n64 = a->n, tiles64 = s->tiles;
+    clscan__arg args[12];
+    size_t count = pair_args(a, b, r.from, r.to, args);
+    args[count++] = CLSCAN__MEM(b->hist);
+    args[count++] = CLSCAN__MEM(digits);
+    args[count++] = CLSCAN__VAL(digit);
+    args[count++] = CLSCAN__VAL(n64);
+    args[count++] = CLSCAN__VAL(tiles64);
+    args[count++] = CLSCAN__VAL(shift);
+    args[count++] = CLSCAN__VAL(r.flags);
+    const long per_unit = clscan__tuned(ctx, CLSCAN_TUNE_SP_GROUPS);
+    const size_t few = per_unit > 0 ? (size_t)per_unit * ctx->info.compute_units : s->tiles;
+    clscan_status st = clscan__fill_zero(ctx, b->hist, (1 + s->counts) * sizeof(cl_uint));
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__launch_into(ctx, p, "clscan_sort_onesweep", args, count, few < s->tiles ? few : s->tiles,
+                                 written_by(a, b, r.to));
+    return st;
+}
+
+/* One-sweep LSD: the digits of every pass counted in one launch (which also gathers `varying`), then a
+ * launch a pass whose digit varies, routed as sort_lsd's. The status words take the counts' slot. */
+static clscan_status sort_sweep(clscan_context *ctx, const clscan__program *p, const sort_args *a)
+{
+    const clscan__config *cfg = &p->config;
+    const unsigned radix_bits = cfg->param[RADIX_BITS];
+    const clscan__sort_shape shape = clscan__sort_geometry(a->n, (size_t)cfg->wg_size * cfg->items, radix_bits);
+    const size_t words = sweep_digit_words(a, radix_bits);
+    sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
+    cl_mem digits = NULL;
+    cl_ulong varying = 0;
+    clscan_status st = sort_buffers_get(ctx, cfg, a, 1 + shape.counts, &b);
+    if (st == CLSCAN_SUCCESS)
+        st = clscan__scratch(ctx, "sort pass digits", words * sizeof(cl_uint), &digits);
+    if (st == CLSCAN_SUCCESS)
+        st = sweep_digits(ctx, p, a, digits, words);
+    if (st == CLSCAN_SUCCESS)
+        st = read_varying(ctx, digits, (words - 2) * sizeof(cl_uint), &varying);
+    cl_uint shifts[64], numbers[64];
+    const unsigned count = st == CLSCAN_SUCCESS ? active_shifts(varying, a->begin, a->end, radix_bits, shifts, numbers) : 0;
+    for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++)
+        st = sweep_pass(ctx, p, a, &b, digits, pass_route(i, count), shifts[i], numbers[i], &shape);
+    return st == CLSCAN_SUCCESS ? after_passes(ctx, p, a, &b, count, shape.tiles) : st;
+}
+
 /* Whether a's keys need passes: two or more, and a range of at least one bit. */
 static int has_passes(const sort_args *a)
 {
     return a->n > 1 && a->begin < a->end;
 }
 
-/* The passes of program p: its digit width picks the LSD passes or the split. */
+/* Whether a's multi-bit passes on program p are one-sweep: where the table (or the override) takes them
+ * for this kind of sort, in groups (they rank a tile in local memory) and below 2^30 keys (counts are
+ * published in 30 bits: prims/sort_sweep.cl). Not a parameter of the program, which holds both kinds of
+ * passes: it builds once for either. */
+static int sweeps(const clscan_context *ctx, const clscan__program *p, const sort_args *a)
+{
+    const clscan__sort_tuning t = clscan__sort_tuning_for(ctx, clscan_type_size(a->key_type));
+    return (t.onesweep & (a->by_key ? CLSCAN__SWEEP_PAIRS : CLSCAN__SWEEP_KEYS)) && p->config.wg_size > 1 &&
+           (uint64_t)a->n < ((uint64_t)1 << 30);
+}
+
+/* The passes of program p: its digit width picks the LSD passes or the split, the table the kind of
+ * LSD passes. */
 static clscan_status run_passes(clscan_context *ctx, const clscan__program *p, const sort_args *a)
 {
-    return p->config.param[RADIX_BITS] == 1 ? sort_split(ctx, p, a) : sort_lsd(ctx, p, a);
+    if (p->config.param[RADIX_BITS] == 1)
+        return sort_split(ctx, p, a);
+    return sweeps(ctx, p, a) ? sort_sweep(ctx, p, a) : sort_lsd(ctx, p, a);
 }
 
 clscan_status clscan__sort_passes(clscan_context *ctx, const sort_args *a)

@@ -148,6 +148,8 @@ clscan__sort_tuning clscan__sort_tuning_for(const clscan_context *ctx, size_t ke
         t.wg_size = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE), t.items = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_ITEMS);
     if (clscan__tuned(ctx, CLSCAN_TUNE_SORT_RADIX_BITS))
         t.radix_bits = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_SORT_RADIX_BITS);
+    if (clscan__tuned(ctx, CLSCAN_TUNE_SORT_ONESWEEP))
+        t.onesweep = clscan__tuned(ctx, CLSCAN_TUNE_SORT_ONESWEEP) > 0 ? CLSCAN__SWEEP_KEYS | CLSCAN__SWEEP_PAIRS : 0;
     return t;
 }
 

@@ -38,7 +38,9 @@ int clscan__table_sp_fold_one(const clscan__device_info *dev, clscan__program_id
 /* ---- the other primitives' tables (compact.c, histogram.c, sort.c, sat.c) ---------------------- */
 clscan__tuning clscan__table_compact_tile(const clscan__device_info *dev, size_t elem);
 unsigned clscan__table_hist_wg(const clscan__device_info *dev);   /* 0: the scan's */
-typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; } clscan__sort_tuning;
+/* onesweep: which sorts take one-sweep passes, keys alone and (or) keys with values. */
+enum { CLSCAN__SWEEP_KEYS = 1, CLSCAN__SWEEP_PAIRS = 2 };
+typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; int onesweep; } clscan__sort_tuning;
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes);
 /* Summed-area tables: rows per band (0: the CPU shape), tiles a group from which three-pass tasks are
  * one band (0: never), rows of the table pass's tiles for elem-byte elements (0: a band). */

@@ -7,7 +7,7 @@
  * output was enqueued is CLSCAN_OPENCL_ERROR instead, says so, and an output was indeed written.
  * Walked: context creation (from a device, from an application queue), scans under each strategy and
  * on an out-of-order queue, a host scan, compaction (one pass, three launches), sort and sort by key
- * (random keys, keys varying in one digit or none, the split path), reduce, summed-area table,
+ * (random keys, keys varying in one digit or none, the split path, one-sweep passes), reduce, summed-area table,
  * histograms (even and by edges, bins in local memory, merged into one row), program builds with the
  * disk cache cold or off, and registration: clscan_register_type and clscan_register_op (their
  * probes), then a scan and a reduction with a registered operator. A failed
@@ -125,9 +125,10 @@ typedef struct fixture {
 } fixture;
 
 /* Tiles of SMALL_WG * SMALL_ITEMS; the same on the portable paths (32-bit status words, as on devices
- * without 64-bit atomics), with sorts on the 1-bit split path or with histograms' groups adding into
- * one row kept zero between calls (GPUs' choice up to 4096 bins); or the device's own tiles. */
-typedef enum op_shape { SHAPE_SMALL, SHAPE_PORTABLE, SHAPE_SPLIT, SHAPE_MERGED, SHAPE_POLICY } op_shape;
+ * without 64-bit atomics), with sorts on the 1-bit split path or in one-sweep passes, or with
+ * histograms' groups adding into one row kept zero between calls (GPUs' choice up to 4096 bins); or
+ * the device's own tiles. */
+typedef enum op_shape { SHAPE_SMALL, SHAPE_PORTABLE, SHAPE_SPLIT, SHAPE_SWEEP, SHAPE_MERGED, SHAPE_POLICY } op_shape;
 
 typedef struct op {
     const char *name;
@@ -229,6 +230,7 @@ static void setup(fixture *f, const op *o, cache_mode mode)
         test_set_tile(f->ctx, SMALL_WG, SMALL_ITEMS);
     clscan_tuning_set(f->ctx, CLSCAN_TUNE_PORTABLE, o->shape == SHAPE_PORTABLE);
     clscan_tuning_set(f->ctx, CLSCAN_TUNE_SORT_RADIX_BITS, o->shape == SHAPE_SPLIT ? 1 : 0);
+    clscan_tuning_set(f->ctx, CLSCAN_TUNE_SORT_ONESWEEP, o->shape == SHAPE_SWEEP ? 1 : -1);
     clscan_tuning_set(f->ctx, CLSCAN_TUNE_HIST_MERGE, o->shape == SHAPE_MERGED);
     f->in = ref_buffer(f->ctx, sizeof data_in, data_in);
     f->flags = ref_buffer(f->ctx, sizeof data_flags, data_flags);
@@ -1020,6 +1022,8 @@ static const op op_sort_equal = {"sort by key, all keys equal", CLSCAN_STRATEGY_
                                  run_sort_by_key, check_sort_by_key, NULL, NULL};
 static const op op_sort_split = {"sort by key, split path", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SPLIT,
                                  run_sort_by_key, check_sort_by_key, NULL, NULL};
+static const op op_sort_sweep = {"sort by key, one sweep", CLSCAN_STRATEGY_AUTO, 0, 2, SHAPE_SWEEP,
+                                 run_sort_by_key, check_sort_by_key, NULL, NULL};
 static const op op_reduce = {"reduce", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL, run_reduce, check_reduce, NULL, NULL};
 static const op op_reduce_async = {"reduce into a device buffer", CLSCAN_STRATEGY_AUTO, 0, 0, SHAPE_SMALL,
                                    run_reduce_async, check_reduce_async, NULL, NULL};
@@ -1161,6 +1165,9 @@ static void test_sort(void **state)
     walk(&op_sort_equal, FAULT_CL, NULL, CACHE_WARM);
     restore_keys();
     walk(&op_sort_split, FAULT_CL, "clEnqueueNDRangeKernel", CACHE_WARM);
+    late = walk(&op_sort_sweep, FAULT_CL, NULL, CACHE_WARM);
+    EXPECT(late >= 20, "%lu points after the one-sweep sort's read-back, 20 or more expected", late);
+    walk(&op_sort_sweep, FAULT_HOST, NULL, CACHE_WARM);
     walk(&op_sort_descending, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_sort_indices, FAULT_CL, NULL, CACHE_WARM);
     walk(&op_sort_indices, FAULT_HOST, NULL, CACHE_WARM);
