@@ -56,7 +56,7 @@ clscan_status clscan__segscan_total(clscan_context *ctx, cl_mem in, cl_mem heads
 clscan_status clscan__segscan_run(clscan_context *ctx, cl_mem in, cl_mem heads, cl_mem out, size_t n, clscan_type type,
                                   clscan_op op, int exclusive, const void *carry, int continues);
 
-/* ---- sorts (sort.c: the passes; sort_calls.c: the calls) ---------------------------------------- */
+/* ---- sorts (sort.c, sort_sweep.c: the passes; sort_calls.c: the calls) ------------------------- */
 typedef struct clscan__sort_args {
     cl_mem keys, values;
     size_t n;
@@ -67,6 +67,39 @@ typedef struct clscan__sort_args {
     unsigned begin, end;        /* the image's bits [begin, end) sorted by (clscan_sort_options) */
     cl_mem values_out;          /* where the last pass writes the values (NULL: values): argsort's indices */
 } clscan__sort_args;
+/* What sort.c (three launches a pass, the split, argsort) and sort_sweep.c (one-sweep passes) share:
+ * the kernels' flags, the program's parameters, the buffers keys travel through, each pass's route,
+ * and the steps both kinds of LSD passes take. */
+#define CLSCAN__SORT_TRANSFORM_IN 1u    /* the flags of cl/prims/sort.cl */
+#define CLSCAN__SORT_TRANSFORM_OUT 2u
+#define CLSCAN__SORT_VARYING 4u
+
+/* Where keys (and values) travel: [0] the caller's A, [1] and [2] the scratch B and C; and the counts.
+ * All in place before anything is enqueued, so a failed allocation changes nothing. */
+typedef struct clscan__sort_buffers { cl_mem keys[3], values[3], hist, varying; } clscan__sort_buffers;
+
+/* The program's parameters (clscan__config.param). */
+enum { CLSCAN__SORT_RADIX_BITS, CLSCAN__SORT_HIST64, CLSCAN__SORT_BALLOT };
+
+/* Pass i of count reads `from` and writes `to` (0: A, 1: B, 2: C): the first reads A, the others take
+ * turns between B and C, and the last writes A, so A changes only in the last command and a call that
+ * fails before it leaves A as it was. A single pass goes to B, and clscan_sort_home copies it back. */
+typedef struct clscan__sort_route { unsigned from, to; cl_uint flags; } clscan__sort_route;
+
+clscan_status clscan__sort_buffers_get(clscan_context *ctx, const clscan__config *cfg, const clscan__sort_args *a,
+                                       size_t counts, clscan__sort_buffers *b);
+clscan__sort_route clscan__sort_pass_route(unsigned i, unsigned count);
+cl_mem clscan__sort_written_by(const clscan__sort_args *a, const clscan__sort_buffers *b, unsigned to);
+size_t clscan__sort_pair_args(const clscan__sort_args *a, const clscan__sort_buffers *b, unsigned from, unsigned to,
+                              clscan__arg *args);
+clscan_status clscan__sort_read_varying(clscan_context *ctx, cl_mem buf, size_t offset, cl_ulong *varying);
+unsigned clscan__sort_active_shifts(cl_ulong varying, unsigned begin, unsigned end, unsigned radix_bits,
+                                    cl_uint *shifts, cl_uint *digits);
+clscan_status clscan__sort_after_passes(clscan_context *ctx, const clscan__program *p, const clscan__sort_args *a,
+                                        const clscan__sort_buffers *b, unsigned count, size_t tiles);
+/* One-sweep LSD passes of a on program p (sort_sweep.c). */
+clscan_status clscan__sort_sweep(clscan_context *ctx, const clscan__program *p, const clscan__sort_args *a);
+
 /* Lock held, arguments checked: the passes, where there is anything to sort. */
 clscan_status clscan__sort_passes(clscan_context *ctx, const clscan__sort_args *a);
 /* Lock held, arguments checked, n > 0: argsort of a's keys into a->values_out (written last). */

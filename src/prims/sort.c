@@ -1,28 +1,22 @@
 /* The sorts' passes (the calls and their checks: sort_calls.c): stable LSD radix sort, in place from the
  * caller's view, through two more key (and value) buffers kept in the context's scratch. The default
  * takes RADIX_BITS a pass: clscan_sort_hist, an exclusive scan of the digit-major counts (the scan
- * dispatch), clscan_sort_scatter; or, where the sort table says, one-sweep passes (clscan_sort_digits once,
- * then clscan_sort_onesweep a pass: prims/sort_sweep.cl). The host waits once, for the bits in which keys
- * differ (8 bytes read after the first counting launch, some 10-20 us against a sort of milliseconds):
- * then it enqueues only the
- * passes whose digit varies, and routes them so that the caller's buffer is written by the last command
+ * dispatch), clscan_sort_scatter; or, where the sort table says, the one-sweep passes of sort_sweep.c.
+ * The host waits once, for the bits in which keys differ (8 bytes read after the first counting launch,
+ * some 10-20 us against a sort of milliseconds): then it enqueues only the passes whose digit varies, and routes them so that the caller's buffer is written by the last command
  * alone and a failed call leaves it as it was. The 1-bit split path (flags, exclusive scan, scatter, a
  * pass a bit) is the readable reference. */
 #include "prims.h"
 #include "../../cl/core/sizes.clh"   /* the kernels' own formulas (a path from here: no include dir) */
 
-#define SORT_TRANSFORM_IN 1u    /* the flags of cl/sort.cl */
-#define SORT_TRANSFORM_OUT 2u
-#define SORT_VARYING 4u
-
-typedef clscan__sort_args sort_args;   /* prims.h: what a call asks of the passes */
-
-/* Where keys (and values) travel: [0] the caller's A, [1] and [2] the scratch B and C; and the counts.
- * All in place before anything is enqueued, so a failed allocation changes nothing. */
-typedef struct sort_buffers { cl_mem keys[3], values[3], hist, varying; } sort_buffers;
-
-/* The program's parameters (clscan__config.param). */
-enum { RADIX_BITS, HIST64, BALLOT };
+/* This file's short names for the sorts' shared definitions (prims.h). */
+typedef clscan__sort_args sort_args;
+typedef clscan__sort_buffers sort_buffers;
+typedef clscan__sort_route sort_route;
+enum { RADIX_BITS = CLSCAN__SORT_RADIX_BITS, HIST64 = CLSCAN__SORT_HIST64, BALLOT = CLSCAN__SORT_BALLOT };
+#define SORT_TRANSFORM_IN CLSCAN__SORT_TRANSFORM_IN
+#define SORT_TRANSFORM_OUT CLSCAN__SORT_TRANSFORM_OUT
+#define SORT_VARYING CLSCAN__SORT_VARYING
 
 /* Local memory clscan_sort_scatter declares: the tile of keys and beside them their origins (or, with
  * ballots, values of up to 4 bytes themselves), each digit's base and start, the group scan's scratch of
@@ -87,7 +81,7 @@ static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
     return cfg;
 }
 
-static clscan_status sort_buffers_get(clscan_context *ctx, const clscan__config *cfg, const sort_args *a,
+clscan_status clscan__sort_buffers_get(clscan_context *ctx, const clscan__config *cfg, const sort_args *a,
                                       size_t counts, sort_buffers *b)
 {
     static const char *const key_slots[2] = {"sort keys B", "sort keys C"};
@@ -108,12 +102,7 @@ static clscan_status sort_buffers_get(clscan_context *ctx, const clscan__config 
     return st;
 }
 
-/* Pass i of count reads `from` and writes `to` (0: A, 1: B, 2: C): the first reads A, the others take
- * turns between B and C, and the last writes A, so A changes only in the last command and a call that
- * fails before it leaves A as it was. A single pass goes to B, and clscan_sort_home copies it back. */
-typedef struct sort_route { unsigned from, to; cl_uint flags; } sort_route;
-
-static sort_route pass_route(unsigned i, unsigned count)
+sort_route clscan__sort_pass_route(unsigned i, unsigned count)
 {
     sort_route r = {i == 0 ? 0 : 1 + (i - 1) % 2, i + 1 == count && count > 1 ? 0 : 1 + i % 2, 0};
     r.flags = (i == 0 ? SORT_TRANSFORM_IN : 0) | (i + 1 == count ? SORT_TRANSFORM_OUT : 0);
@@ -128,13 +117,13 @@ static const cl_mem *values_to(const sort_args *a, const sort_buffers *b, unsign
 }
 
 /* What a pass into `to` may write of the caller's: A's keys, or the values where they go elsewhere. */
-static cl_mem written_by(const sort_args *a, const sort_buffers *b, unsigned to)
+cl_mem clscan__sort_written_by(const sort_args *a, const sort_buffers *b, unsigned to)
 {
     return to == 0 && a->values_out ? a->values_out : b->keys[to];
 }
 
 /* The keys' (and values') source and destination as kernel arguments. */
-static size_t pair_args(const sort_args *a, const sort_buffers *b, unsigned from, unsigned to, clscan__arg *args)
+size_t clscan__sort_pair_args(const sort_args *a, const sort_buffers *b, unsigned from, unsigned to, clscan__arg *args)
 {
     size_t count = 0;
     args[count++] = CLSCAN__MEM(b->keys[from]);
@@ -207,20 +196,20 @@ static clscan_status lsd_scatter(clscan_context *ctx, const clscan__program *p, 
     const cl_ulong n64 = a->n, tiles64 = s->tiles;
     clscan_status st = clscan__scan_enqueue(ctx, b->hist, b->hist, s->counts, count_type(&p->config), CLSCAN_ADD, 1, NULL);
     clscan__arg args[10];
-    size_t count = pair_args(a, b, r.from, r.to, args);
+    size_t count = clscan__sort_pair_args(a, b, r.from, r.to, args);
     args[count++] = CLSCAN__MEM(b->hist);
     args[count++] = CLSCAN__VAL(n64);
     args[count++] = CLSCAN__VAL(tiles64);
     args[count++] = CLSCAN__VAL(shift);
     args[count++] = CLSCAN__VAL(r.flags);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch_into(ctx, p, "clscan_sort_scatter", args, count, s->tiles, written_by(a, b, r.to));
+        st = clscan__launch_into(ctx, p, "clscan_sort_scatter", args, count, s->tiles, clscan__sort_written_by(a, b, r.to));
     return st;
 }
 
 /* The bits in which some key differs from the first (in ordered form), at offset of buf once
  * clscan_sort_hist or clscan_sort_digits has gathered them. */
-static clscan_status read_varying(clscan_context *ctx, cl_mem buf, size_t offset, cl_ulong *varying)
+clscan_status clscan__sort_read_varying(clscan_context *ctx, cl_mem buf, size_t offset, cl_ulong *varying)
 {
     cl_uint words[2] = {0, 0};
     cl_int err = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, offset, sizeof words, words, 0, NULL, NULL);
@@ -235,7 +224,7 @@ static clscan_status read_varying(clscan_context *ctx, cl_mem buf, size_t offset
  * keeps the order: the later pass is stable), so that no digit reads a bit outside the range; of
  * those, the digits that vary (a pass of a digit equal in every key would move nothing), and each
  * one's number among them all (clscan_sweep_shift in prims/sort_sweep.cl numbers them the same way). */
-static unsigned active_shifts(cl_ulong varying, unsigned begin, unsigned end, unsigned radix_bits, cl_uint *shifts,
+unsigned clscan__sort_active_shifts(cl_ulong varying, unsigned begin, unsigned end, unsigned radix_bits, cl_uint *shifts,
                               cl_uint *digits)
 {
     unsigned count = 0, digit = 0;
@@ -258,7 +247,7 @@ static clscan_status index_init(clscan_context *ctx, const clscan__program *p, c
 
 /* After `count` LSD passes: a single one went to B and is copied home; none (every key equal) writes
  * nothing, but argsort's identity. */
-static clscan_status after_passes(clscan_context *ctx, const clscan__program *p, const sort_args *a,
+clscan_status clscan__sort_after_passes(clscan_context *ctx, const clscan__program *p, const sort_args *a,
                                   const sort_buffers *b, unsigned count, size_t tiles)
 {
     if (count == 1)
@@ -277,24 +266,25 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
     const clscan__sort_shape shape = clscan__sort_geometry(a->n, (size_t)cfg->wg_size * cfg->items, cfg->param[RADIX_BITS]);
     sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
     cl_ulong varying = 0;
-    clscan_status st = sort_buffers_get(ctx, cfg, a, shape.counts, &b);
+    clscan_status st = clscan__sort_buffers_get(ctx, cfg, a, shape.counts, &b);
     if (st == CLSCAN_SUCCESS)
         st = clscan__fill_zero(ctx, b.varying, 2 * sizeof(cl_uint));
     if (st == CLSCAN_SUCCESS)
         st = lsd_hist(ctx, p, a, &b, 0, 0, SORT_TRANSFORM_IN | SORT_VARYING, shape.tiles);
     if (st == CLSCAN_SUCCESS)
-        st = read_varying(ctx, b.varying, 0, &varying);
+        st = clscan__sort_read_varying(ctx, b.varying, 0, &varying);
     cl_uint shifts[64], digits[64];
     const unsigned count =
-        st == CLSCAN_SUCCESS ? active_shifts(varying, a->begin, a->end, cfg->param[RADIX_BITS], shifts, digits) : 0;
+        st == CLSCAN_SUCCESS ? clscan__sort_active_shifts(varying, a->begin, a->end, cfg->param[RADIX_BITS], shifts, digits)
+                             : 0;
     for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++) {
-        const sort_route r = pass_route(i, count);
+        const sort_route r = clscan__sort_pass_route(i, count);
         if (shifts[i] != 0)
             st = lsd_hist(ctx, p, a, &b, r.from, shifts[i], r.flags & SORT_TRANSFORM_IN, shape.tiles);
         if (st == CLSCAN_SUCCESS)
             st = lsd_scatter(ctx, p, a, &b, r, shifts[i], &shape);
     }
-    return st == CLSCAN_SUCCESS ? after_passes(ctx, p, a, &b, count, shape.tiles) : st;
+    return st == CLSCAN_SUCCESS ? clscan__sort_after_passes(ctx, p, a, &b, count, shape.tiles) : st;
 }
 
 /* The reference (and ranges of one bit): a stable split a bit of [begin, end), routed like the LSD
@@ -305,12 +295,12 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
     const unsigned bits = a->end - a->begin;
     const size_t groups = clscan__split_groups(a->n, (size_t)cfg->wg_size * cfg->items);
     sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
-    clscan_status st = sort_buffers_get(ctx, cfg, a, a->n, &b);
+    clscan_status st = clscan__sort_buffers_get(ctx, cfg, a, a->n, &b);
     const cl_ulong n64 = a->n;
     for (cl_uint bit = a->begin; st == CLSCAN_SUCCESS && bit < a->end; bit++) {
-        const sort_route r = pass_route(bit - a->begin, bits);
+        const sort_route r = clscan__sort_pass_route(bit - a->begin, bits);
         clscan__arg scatter[9];
-        size_t count = pair_args(a, &b, r.from, r.to, scatter);   /* from, to (keys, then values) */
+        size_t count = clscan__sort_pair_args(a, &b, r.from, r.to, scatter);   /* from, to (keys, then values) */
         const clscan__arg mark[] = {scatter[0], CLSCAN__MEM(b.hist), CLSCAN__VAL(n64), CLSCAN__VAL(bit),
                                     CLSCAN__VAL(r.flags)};
         st = clscan__launch_into(ctx, p, "clscan_split_flags", CLSCAN__ARGS(mark), groups,
@@ -322,86 +312,12 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
         scatter[count++] = CLSCAN__VAL(bit);
         scatter[count++] = CLSCAN__VAL(r.flags);
         if (st == CLSCAN_SUCCESS)
-            st = clscan__launch_into(ctx, p, "clscan_split_scatter", scatter, count, groups, written_by(a, &b, r.to));
+            st = clscan__launch_into(ctx, p, "clscan_split_scatter", scatter, count, groups,
+                                     clscan__sort_written_by(a, &b, r.to));
     }
     if (st == CLSCAN_SUCCESS && bits == 1)
         st = copy_home(ctx, p, a, &b, clscan__tiles(a->n, cfg->wg_size));
     return st;
-}
-
-/* ---- one sweep (prims/sort_sweep.cl) --------------------------------------------------------- */
-/* The digit counts of every pass, then the bits in which keys differ: words of "sort pass digits". */
-static size_t sweep_digit_words(const sort_args *a, unsigned radix_bits)
-{
-    const size_t key_bits = 8 * clscan_type_size(a->key_type);
-    return ((key_bits + radix_bits - 1) / radix_bits << radix_bits) + 2;
-}
-
-/* clscan_sort_digits over the caller's keys into `digits` (zeroed first), in a few groups a compute
- * unit, each walking the keys by the launch's stride. */
-static clscan_status sweep_digits(clscan_context *ctx, const clscan__program *p, const sort_args *a, cl_mem digits,
-                                  size_t words)
-{
-    const cl_ulong n64 = a->n;
-    const cl_uint begin = a->begin, end = a->end, flags = SORT_TRANSFORM_IN;
-    const size_t groups = clscan__tiles(a->n, p->config.wg_size), most = 8 * (size_t)ctx->info.compute_units;
-    const clscan__arg args[] = {CLSCAN__MEM(a->keys), CLSCAN__MEM(digits), CLSCAN__VAL(n64), CLSCAN__VAL(begin),
-                                CLSCAN__VAL(end), CLSCAN__VAL(flags)};
-    clscan_status st = clscan__fill_zero(ctx, digits, words * sizeof(cl_uint));
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__launch_into(ctx, p, "clscan_sort_digits", CLSCAN__ARGS(args), groups < most ? groups : most, digits);
-    return st;
-}
-
-/* One pass: the status words zeroed (and the ticket before them), then clscan_sort_onesweep, a group a
- * tile (tiles past the launch's groups taken by ticket; CLSCAN_TUNE_SP_GROUPS, for the tests, launches
- * that many groups a compute unit instead, so that groups take tile after tile at any size). */
-static clscan_status sweep_pass(clscan_context *ctx, const clscan__program *p, const sort_args *a,
-                                const sort_buffers *b, cl_mem digits, sort_route r, cl_uint shift, cl_uint digit,
-                                const clscan__sort_shape *s)
-{
-    const cl_ulong n64 = a->n, tiles64 = s->tiles;
-    clscan__arg args[12];
-    size_t count = pair_args(a, b, r.from, r.to, args);
-    args[count++] = CLSCAN__MEM(b->hist);
-    args[count++] = CLSCAN__MEM(digits);
-    args[count++] = CLSCAN__VAL(digit);
-    args[count++] = CLSCAN__VAL(n64);
-    args[count++] = CLSCAN__VAL(tiles64);
-    args[count++] = CLSCAN__VAL(shift);
-    args[count++] = CLSCAN__VAL(r.flags);
-    const long per_unit = clscan__tuned(ctx, CLSCAN_TUNE_SP_GROUPS);
-    const size_t few = per_unit > 0 ? (size_t)per_unit * ctx->info.compute_units : s->tiles;
-    clscan_status st = clscan__fill_zero(ctx, b->hist, (1 + s->counts) * sizeof(cl_uint));
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__launch_into(ctx, p, "clscan_sort_onesweep", args, count, few < s->tiles ? few : s->tiles,
-                                 written_by(a, b, r.to));
-    return st;
-}
-
-/* One-sweep LSD: the digits of every pass counted in one launch (which also gathers `varying`), then a
- * launch a pass whose digit varies, routed as sort_lsd's. The status words take the counts' slot. */
-static clscan_status sort_sweep(clscan_context *ctx, const clscan__program *p, const sort_args *a)
-{
-    const clscan__config *cfg = &p->config;
-    const unsigned radix_bits = cfg->param[RADIX_BITS];
-    const clscan__sort_shape shape = clscan__sort_geometry(a->n, (size_t)cfg->wg_size * cfg->items, radix_bits);
-    const size_t words = sweep_digit_words(a, radix_bits);
-    sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
-    cl_mem digits = NULL;
-    cl_ulong varying = 0;
-    clscan_status st = sort_buffers_get(ctx, cfg, a, 1 + shape.counts, &b);
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__scratch(ctx, "sort pass digits", words * sizeof(cl_uint), &digits);
-    if (st == CLSCAN_SUCCESS)
-        st = sweep_digits(ctx, p, a, digits, words);
-    if (st == CLSCAN_SUCCESS)
-        st = read_varying(ctx, digits, (words - 2) * sizeof(cl_uint), &varying);
-    cl_uint shifts[64], numbers[64];
-    const unsigned count = st == CLSCAN_SUCCESS ? active_shifts(varying, a->begin, a->end, radix_bits, shifts, numbers) : 0;
-    for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++)
-        st = sweep_pass(ctx, p, a, &b, digits, pass_route(i, count), shifts[i], numbers[i], &shape);
-    return st == CLSCAN_SUCCESS ? after_passes(ctx, p, a, &b, count, shape.tiles) : st;
 }
 
 /* Whether a's keys need passes: two or more, and a range of at least one bit. */
@@ -427,7 +343,7 @@ static clscan_status run_passes(clscan_context *ctx, const clscan__program *p, c
 {
     if (p->config.param[RADIX_BITS] == 1)
         return sort_split(ctx, p, a);
-    return sweeps(ctx, p, a) ? sort_sweep(ctx, p, a) : sort_lsd(ctx, p, a);
+    return sweeps(ctx, p, a) ? clscan__sort_sweep(ctx, p, a) : sort_lsd(ctx, p, a);
 }
 
 clscan_status clscan__sort_passes(clscan_context *ctx, const sort_args *a)
