@@ -103,58 +103,57 @@ uint clscan_sweep_below(__global const uint *pass_counts, uint d)
  * (bench/notebook.md, 2026-11-29): walks are long, since groups start in waves. */
 #define CLSCAN_SWEEP_WINDOW 8
 
-/* One round: the words of tiles j, j-1, ... (the window, never below tile 0) read at once and folded
- * into *acc nearest first, up to the first empty word or through the first P (*closed). Returns the
- * tiles used. Under the forced fallback only a P of a tile other than the nearest (t - 1) counts. */
-uint clscan_sweep_round(__global const uint *status, long j, ulong t, uint d, uint *acc, int *closed)
-{
-    uint w[CLSCAN_SWEEP_WINDOW], used = 0;
-    for (uint q = 0; q < CLSCAN_SWEEP_WINDOW; q++)
-        w[q] = j - (long)q >= 0 ? CLSCAN_SWEEP_LOAD(&status[(ulong)(j - q) * CLSCAN_RADIX + d]) : 0u;
-    *closed = 0;
-    for (; used < CLSCAN_SWEEP_WINDOW && j - (long)used >= 0; used++) {
-#if defined(CLSCAN_SP_FORCE_FALLBACK)
-        if (j - (long)used + 1 == (long)t || !(w[used] & CLSCAN_SWEEP_P))
-            break;
-#else
-        (void)t;
-        if (!(w[used] & (CLSCAN_SWEEP_A | CLSCAN_SWEEP_P)))
-            break;
-#endif
-        *acc += w[used] & CLSCAN_SWEEP_COUNT;
-        if (w[used] & CLSCAN_SWEEP_P) {
-            *closed = 1;
-            return used + 1;
-        }
-    }
-    return used;
-}
-
 /* Where tile t's first key of digit d goes: the keys of smaller digits, and of digit d in tiles 0 .. t-1.
- * Rounds walk back until a P; a round that finds the nearest word empty reads again, and after
- * CLSCAN_SWEEP_SPIN_LIMIT such rounds the tile's digit is counted from the source instead (a P
- * published meanwhile taken instead; forced, the count is always used, so the tests check it). Each
- * work-item walks its own digit; nothing here waits on the rest of the group. */
+ * A round reads the words of the window of tiles below j at once (never below tile 0) and folds them
+ * nearest first, through the first P or up to the first empty word; where the nearest is empty, that
+ * word is read once more, and after CLSCAN_SWEEP_SPIN_LIMIT rounds without it the tile's digit is
+ * counted from the source instead (a P published meanwhile taken instead). Forced, no round is read:
+ * every tile is counted until a P of a tile other than the nearest, so the tests check the count. Each
+ * work-item walks its own digit; nothing here waits on the rest of the group.
+ * The shape is the one measured fastest on the H200 (2^28 uint32, against three launches a pass in the
+ * same call): pairs 0.95 of their time, keys 1.02. The same reads written as one loop without the
+ * second read took 0.98 and 1.02, and with the round in a function returning through pointers (8 bytes
+ * of stack) 1.00 and 1.12 (bench/notebook.md, 2026-11-29, nineteenth session). */
 uint clscan_sweep_look_back(__global const uint *status, __global const clscan_key_t *keys, ulong n, ulong t, uint d,
                             uint shift, uint flags, __global const uint *pass_counts)
 {
     uint acc = 0, spins = 0;
     for (long j = (long)t - 1; j >= 0;) {
-        int closed;
-        const uint used = clscan_sweep_round(status, j, t, d, &acc, &closed);
-        if (closed)
-            return acc;
+#if !defined(CLSCAN_SP_FORCE_FALLBACK)
+        uint w[CLSCAN_SWEEP_WINDOW], used = 0;
+        for (uint q = 0; q < CLSCAN_SWEEP_WINDOW; q++)
+            w[q] = j - (long)q >= 0 ? CLSCAN_SWEEP_LOAD(&status[(ulong)(j - q) * CLSCAN_RADIX + d]) : 0u;
+        for (; used < CLSCAN_SWEEP_WINDOW && j - (long)used >= 0; used++) {
+            if (w[used] & CLSCAN_SWEEP_P)
+                return acc + (w[used] & CLSCAN_SWEEP_COUNT);
+            if (!(w[used] & CLSCAN_SWEEP_A))
+                break;
+            acc += w[used] & CLSCAN_SWEEP_COUNT;
+        }
         if (used) {
             j -= used, spins = 0;
             continue;
         }
+#endif
+        const uint nearest = CLSCAN_SWEEP_LOAD(&status[(ulong)j * CLSCAN_RADIX + d]);
+#if defined(CLSCAN_SP_FORCE_FALLBACK)
+        if ((nearest & CLSCAN_SWEEP_P) && j + 1 != (long)t)
+            return acc + (nearest & CLSCAN_SWEEP_COUNT);
+#else
+        if (nearest & CLSCAN_SWEEP_P)
+            return acc + (nearest & CLSCAN_SWEEP_COUNT);
+        if (nearest & CLSCAN_SWEEP_A) {
+            acc += nearest & CLSCAN_SWEEP_COUNT, j--, spins = 0;
+            continue;
+        }
+#endif
         if (++spins <= CLSCAN_SWEEP_SPIN_LIMIT)
             continue;
         const uint count = clscan_sweep_recount(keys, n, (ulong)j, d, shift, flags);
 #if !defined(CLSCAN_SP_FORCE_FALLBACK)
-        const uint w = CLSCAN_SWEEP_LOAD(&status[(ulong)j * CLSCAN_RADIX + d]);
-        if (w & CLSCAN_SWEEP_P)
-            return acc + (w & CLSCAN_SWEEP_COUNT);
+        const uint late = CLSCAN_SWEEP_LOAD(&status[(ulong)j * CLSCAN_RADIX + d]);
+        if (late & CLSCAN_SWEEP_P)
+            return acc + (late & CLSCAN_SWEEP_COUNT);
 #endif
         acc += count, j--, spins = 0;
     }

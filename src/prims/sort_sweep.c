@@ -1,6 +1,6 @@
 /* The sorts' one-sweep passes (prims/sort_sweep.cl): the digits of every pass counted in one launch,
  * then a launch a pass that looks back over its tiles' digit counts; routed like the three-launch
- * passes of sort.c, whose buffers and steps they share (sort_passes.h). */
+ * passes of sort.c, whose buffers and steps they share (prims.h). */
 #include "prims.h"
 
 /* The digit counts of every pass, then the bits in which keys differ: words of "sort pass digits". */
