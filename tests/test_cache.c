@@ -3,7 +3,8 @@
  * another configuration's, or a folder is rejected, rebuilt and (where it can be) replaced; a cache
  * folder full of garbage, missing or unwritable still gives right answers and leaves no temporary
  * file; two processes building into one empty folder both answer right and leave one valid
- * file; CLSCAN_CACHE=0 writes nothing. Sources: a kernel file missing, empty or a folder fails context
+ * file; CLSCAN_CACHE=0 writes nothing; by default PoCL's programs are not stored, and CLSCAN_CACHE=1
+ * stores them (the other tests run so). Sources: a kernel file missing, empty or a folder fails context
  * creation with KERNEL_NOT_FOUND naming it; a truncated, syntax-broken or NUL-holed file fails exactly
  * the operations built from it, with the build log, while the others go on working on that context.
  * CLSCAN_TUNING=dump_source=1 prints the define block. Child processes are this program run again with
@@ -44,13 +45,13 @@ static int child_main(const char *which)
     clscan_status st = clscan_inclusive_scan_host(ctx, in, out, 5000, type, op);
     int ok = st == CLSCAN_SUCCESS && ref_check_scan(in, out, 5000, type, op, 0, msg, sizeof msg);
     clscan_tuning_cache_stats s = clscan_tuning_cache_counters(ctx);
-    printf("ok=%d builds=%lu loads=%lu writes=%lu rejects=%lu\n", ok, s.source_builds, s.binary_loads,
-           s.binary_writes, s.binary_rejects);
+    printf("ok=%d builds=%lu loads=%lu writes=%lu rejects=%lu own=%d\n", ok, s.source_builds, s.binary_loads,
+           s.binary_writes, s.binary_rejects, ctx->info.own_kernel_cache);
     clscan_context_release(ctx);
     return ok ? 0 : 1;
 }
 
-typedef struct counts { int ok; unsigned long builds, loads, writes, rejects; } counts;
+typedef struct counts { int ok; unsigned long builds, loads, writes, rejects; int own; } counts;
 
 /* Starts the child (which: NULL or "other"); child_counts waits for it. */
 static FILE *start_child(const char *which)
@@ -64,10 +65,11 @@ static FILE *start_child(const char *which)
 
 static counts child_counts(FILE *p)
 {
-    counts c = {0, 99, 99, 99, 99};
+    counts c = {0, 99, 99, 99, 99, -1};
     char line[512] = "";
     if (fgets(line, sizeof line, p))
-        sscanf(line, "ok=%d builds=%lu loads=%lu writes=%lu rejects=%lu", &c.ok, &c.builds, &c.loads, &c.writes, &c.rejects);
+        sscanf(line, "ok=%d builds=%lu loads=%lu writes=%lu rejects=%lu own=%d", &c.ok, &c.builds, &c.loads, &c.writes,
+               &c.rejects, &c.own);
     pclose(p);
     printf("  child: %s", line[0] ? line : "(no output)\n");
     return c;
@@ -171,7 +173,36 @@ static void test_unwritable_or_disabled_cache(void **state)
     assert_int_equal(c.builds, 1);
     assert_int_equal(c.loads + c.writes, 0);
     assert_int_equal(find_bin(dir, bin, sizeof bin), 0);
+    setenv("CLSCAN_CACHE", "1", 1);
+    unsetenv("CLSCAN_CACHE_DIR");
+}
+
+/* By default binaries are stored except where the driver keeps compiled kernels itself (PoCL), and
+ * CLSCAN_CACHE=1 stores them there too (every other test here runs so). */
+static void test_store_by_driver(void **state)
+{
+    (void)state;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/cache-default", tmp_root);
+    setenv("CLSCAN_CACHE_DIR", dir, 1);
     unsetenv("CLSCAN_CACHE");
+    counts c = run_child();
+    assert_int_equal(c.ok, 1);
+    assert_true(c.own == 0 || c.own == 1);
+    assert_int_equal(c.builds, 1);
+    assert_int_equal(c.writes, c.own ? 0 : 1);
+    assert_int_equal(find_bin(dir, NULL, 0), c.own ? 0 : 1);
+    setenv("CLSCAN_CACHE", "1", 1);
+    counts forced = run_child();
+    assert_int_equal(forced.ok, 1);
+    assert_int_equal(forced.builds, c.own ? 1 : 0);
+    assert_int_equal(forced.writes, c.own ? 1 : 0);
+    assert_int_equal(find_bin(dir, NULL, 0), 1);
+    unsetenv("CLSCAN_CACHE");
+    counts loads = run_child();   /* a binary stored is loaded whatever the driver */
+    assert_int_equal(loads.builds, 0);
+    assert_int_equal(loads.loads, 1);
+    setenv("CLSCAN_CACHE", "1", 1);
     unsetenv("CLSCAN_CACHE_DIR");
 }
 
@@ -399,7 +430,7 @@ static void test_kernel_dir(void **state)
     assert_int_equal(out[2], 6);
     clscan_context_release(ctx);
     unsetenv("CLSCAN_KERNEL_DIR");
-    unsetenv("CLSCAN_CACHE");
+    setenv("CLSCAN_CACHE", "1", 1);
 }
 
 static void source_path(const char *dir, const char *file, char *path, size_t len)
@@ -436,7 +467,7 @@ static void test_kernel_files_missing(void **state)
             assert_non_null(strstr(clscan_last_error(NULL), says[how]));
         }
     unsetenv("CLSCAN_KERNEL_DIR");
-    unsetenv("CLSCAN_CACHE");
+    setenv("CLSCAN_CACHE", "1", 1);
 }
 
 /* ---- damaged kernel sources: the operations built from them fail, the others go on ------------------ */
@@ -578,7 +609,7 @@ static void test_kernel_files_damaged(void **state)
         clscan_context_release(ctx);
     }
     unsetenv("CLSCAN_KERNEL_DIR");
-    unsetenv("CLSCAN_CACHE");
+    setenv("CLSCAN_CACHE", "1", 1);
 }
 
 /* Everything a child process prints, stderr included, with CLSCAN_TUNING=dump_source=value. */
@@ -617,9 +648,11 @@ int main(int argc, char **argv)
     if (len <= 0 || !mkdtemp(tmp_root))
         return 1;
     self_exe[len] = '\0';
+    setenv("CLSCAN_CACHE", "1", 1);   /* store on every driver (test_store_by_driver: the default) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_second_process_loads_binary),
         cmocka_unit_test(test_unwritable_or_disabled_cache),
+        cmocka_unit_test(test_store_by_driver),
         cmocka_unit_test(test_damaged_cache_files),
         cmocka_unit_test(test_cache_dir_of_garbage),
         cmocka_unit_test(test_two_processes_build_at_once),

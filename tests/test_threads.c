@@ -450,7 +450,9 @@ static clscan_context *context_on_cache(const char *dir)
     if (old)
         snprintf(saved, sizeof saved, "%s", old);
     setenv("CLSCAN_CACHE_DIR", dir, 1);
+    setenv("CLSCAN_CACHE", "1", 1);   /* binaries stored on PoCL too (src/core/context.c) */
     clscan_status st = clscan_context_create(&c, NULL);
+    unsetenv("CLSCAN_CACHE");
     if (old)
         setenv("CLSCAN_CACHE_DIR", saved, 1);
     else

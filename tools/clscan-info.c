@@ -51,6 +51,8 @@ static const char usage_text[] =
     "  CLSCAN_CACHE_DIR   folder of the compiled-program cache (default\n"
     "                     $XDG_CACHE_HOME/clscan, else ~/.cache/clscan)\n"
     "  CLSCAN_CACHE=0     do not read or write the compiled-program cache\n"
+    "  CLSCAN_CACHE=1     write it on PoCL too (by default PoCL's own kernel cache\n"
+    "                     serves there)\n"
     "\n"
     "Exit status: 0 fine, 1 a check or device query failed, 2 bad usage,\n"
     "3 no OpenCL platform or device (or listing them failed).\n";

@@ -30,6 +30,10 @@ static clscan_status init_common(clscan_context *ctx)
     const char *cache = getenv("CLSCAN_CACHE");
     clscan__default_cache_dir(ctx->cache_dir, sizeof ctx->cache_dir);
     ctx->cache_on = !(cache && strcmp(cache, "0") == 0) && ctx->cache_dir[0] != '\0';
+    /* Not stored where the driver caches its compiled kernels itself (PoCL; device.c): a binary there
+     * costs a compile of every kernel of the program, most of which a call never runs. CLSCAN_CACHE=1
+     * stores them anyway (the cache's tests, or a PoCL without its cache). */
+    ctx->cache_store = ctx->cache_on && (!ctx->info.own_kernel_cache || (cache && strcmp(cache, "1") == 0));
     if (pthread_mutex_init(&ctx->lock, NULL) != 0)
         return clscan__fail(NULL, CLSCAN_OUT_OF_MEMORY, "pthread_mutex_init failed");
     clscan__user_init(ctx);

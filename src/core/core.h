@@ -50,6 +50,7 @@ typedef struct clscan__device_info {
     int volatile_status;            /* look-back status words read by volatile loads (see device.c) */
     int zero_by_write;              /* scratch zeroed by a buffer write, not a fill (see device.c) */
     int llvmpipe;                   /* Mesa's llvmpipe (rusticl): its compiler's workarounds (see device.c) */
+    int own_kernel_cache;           /* PoCL: the driver caches compiled kernels itself (see device.c) */
     int c3, c3_subgroups;           /* OpenCL C 3.0 taken; __opencl_c_subgroups among its features */
     int dp4a;                       /* NVIDIA's byte dot product in inline PTX (compute capability 6.1 on) */
     clscan__subgroup_kind subgroups;
@@ -235,7 +236,8 @@ struct clscan_context {
     void *landing_host;
     cl_uint sp_epoch;               /* the last single-pass launch's epoch; 0 before the first */
     int sp_wide_words;              /* the status words in the array are 64-bit */
-    int cache_on;
+    int cache_on;                   /* binaries are looked for in cache_dir */
+    int cache_store;                /* and built ones stored there (context.c says when not) */
     char cache_dir[4096];
     clscan__stats stats;
     cl_mem outputs[2];              /* the caller's output buffers of the call in progress (NULL: none) */

@@ -132,7 +132,7 @@ static clscan_status build_from_source(clscan_context *ctx, const char *source, 
         return st;
     }
     ctx->stats.source_builds++;
-    if (ctx->cache_on)
+    if (ctx->cache_store)
         clscan__cache_store(ctx, key, prog);
     *out = prog;
     return CLSCAN_SUCCESS;

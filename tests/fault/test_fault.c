@@ -100,10 +100,8 @@ static void cache_env(cache_mode mode)
     snprintf(cold, sizeof cold, "%s/cold", tmp_root);
     remove_flat_dir(cold);
     setenv("CLSCAN_CACHE_DIR", mode == CACHE_COLD ? cold : warm_dir, 1);
-    if (mode == CACHE_OFF)
-        setenv("CLSCAN_CACHE", "0", 1);
-    else
-        unsetenv("CLSCAN_CACHE");
+    /* "1": programs are stored on PoCL too, so the store's calls are faulted there as well */
+    setenv("CLSCAN_CACHE", mode == CACHE_OFF ? "0" : "1", 1);
 }
 
 /* ---- fixtures: a context and the caller's buffers ----------------------------------------------- */
