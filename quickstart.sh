@@ -2,7 +2,7 @@
 # Sets clscan up on a fresh Debian or Ubuntu machine and runs it:
 #   ./quickstart.sh        install what is missing, build, list devices, run the scan demo
 #   ./quickstart.sh test   install what is missing (plus the test tools), build, run the quick tier of the
-#                          suite (ctest -L quick; about 5 minutes on 2 cores; tests/CMakeLists.txt says what
+#                          suite (ctest -L quick; about 3 minutes on 2 cores; tests/CMakeLists.txt says what
 #                          it covers). The full tier: cd build && ctest -L full.
 # Packages come from the distribution (PoCL gives a CPU OpenCL device where there is no GPU; Open MPI
 # is for clscan_mpi); sudo is used when not root.
