@@ -4,7 +4,9 @@
 # CLSCAN_TUNING=KEYS, say tuning:sp_fold=1); cl itself is the base. The variants take turns ROUNDS
 # times (clscan-bench --auto-only, every output verified, CLSCAN_KERNEL_DIR picking the tree, a binary
 # cache each); then NVIDIA's register counts of each (regs.sh; KERNEL as there). OPS, TYPES, LOGS as
-# in scripts/gpu-compare.sh; output under $OUT/kv-*.
+# in scripts/gpu-compare.sh; output under $OUT/kv-*. KT=1 also times every kernel of each run by its
+# profiling event (kernel-times.c under LD_PRELOAD: its table ends each kv file; profiling queues may
+# move the figures a little, so time without it for records).
 set -u -o pipefail
 OUT=${OUT:-/tmp/clscan-gpu-out}
 OPS=${OPS:-scan}; TYPES=${TYPES:-int32,float}; LOGS=${LOGS:-24 28}; ROUNDS=${ROUNDS:-2}
@@ -28,11 +30,16 @@ for p in "$@"; do
   trees+=("/tmp/kv/$name") names+=("$name") tunings+=("${CLSCAN_TUNING:-}")
 done
 export CLSCAN_DEVICE=${CLSCAN_DEVICE:-gpu}
+preload=
+if [[ -n ${KT:-} ]]; then
+  cc -O2 -shared -fPIC bench/probes/kernel-times.c -o /tmp/kv/kernel-times.so -ldl || exit 1
+  preload=/tmp/kv/kernel-times.so
+fi
 for r in $(seq "$ROUNDS"); do
   for k in $LOGS; do
     for i in "${!trees[@]}"; do
       name=${names[$i]}
-      CLSCAN_TUNING=${tunings[$i]} CLSCAN_KERNEL_DIR=${trees[$i]} CLSCAN_CACHE_DIR=/tmp/kv/cache-$name \
+      LD_PRELOAD=$preload CLSCAN_TUNING=${tunings[$i]} CLSCAN_KERNEL_DIR=${trees[$i]} CLSCAN_CACHE_DIR=/tmp/kv/cache-$name \
         "$bench" --auto-only --ops "$OPS" --types "$TYPES" --min-log "$k" --max-log "$k" \
         >"$OUT/kv-$name-$k-$r.txt" 2>&1 || echo "$name 2^$k round $r failed"
     done
