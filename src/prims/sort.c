@@ -3,8 +3,9 @@
  * takes RADIX_BITS a pass: clscan_sort_hist, an exclusive scan of the digit-major counts (the scan
  * dispatch), clscan_sort_scatter; or, where the sort table says, the one-sweep passes of sort_sweep.c.
  * The host waits once, for the bits in which keys differ (8 bytes read after the first counting launch,
- * some 10-20 us against a sort of milliseconds): then it enqueues only the passes whose digit varies, and routes them so that the caller's buffer is written by the last command
- * alone and a failed call leaves it as it was. The 1-bit split path (flags, exclusive scan, scatter, a
+ * some 10-20 us against a sort of milliseconds): then it enqueues only the passes whose digit varies,
+ * and routes them so that the caller's buffer is written by the last command alone and a failed call
+ * leaves it as it was. The 1-bit split path (flags, exclusive scan, scatter, a
  * pass a bit) is the readable reference. */
 #include "prims.h"
 #include "../../cl/core/sizes.clh"   /* the kernels' own formulas (a path from here: no include dir) */
@@ -82,7 +83,7 @@ static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
 }
 
 clscan_status clscan__sort_buffers_get(clscan_context *ctx, const clscan__config *cfg, const sort_args *a,
-                                      size_t counts, sort_buffers *b)
+                                       size_t counts, sort_buffers *b)
 {
     static const char *const key_slots[2] = {"sort keys B", "sort keys C"};
     static const char *const value_slots[2] = {"sort values B", "sort values C"};
@@ -203,7 +204,8 @@ static clscan_status lsd_scatter(clscan_context *ctx, const clscan__program *p, 
     args[count++] = CLSCAN__VAL(shift);
     args[count++] = CLSCAN__VAL(r.flags);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__launch_into(ctx, p, "clscan_sort_scatter", args, count, s->tiles, clscan__sort_written_by(a, b, r.to));
+        st = clscan__launch_into(ctx, p, "clscan_sort_scatter", args, count, s->tiles,
+                                 clscan__sort_written_by(a, b, r.to));
     return st;
 }
 
@@ -224,8 +226,8 @@ clscan_status clscan__sort_read_varying(clscan_context *ctx, cl_mem buf, size_t 
  * keeps the order: the later pass is stable), so that no digit reads a bit outside the range; of
  * those, the digits that vary (a pass of a digit equal in every key would move nothing), and each
  * one's number among them all (clscan_sweep_shift in prims/sort_sweep.cl numbers them the same way). */
-unsigned clscan__sort_active_shifts(cl_ulong varying, unsigned begin, unsigned end, unsigned radix_bits, cl_uint *shifts,
-                              cl_uint *digits)
+unsigned clscan__sort_active_shifts(cl_ulong varying, unsigned begin, unsigned end, unsigned radix_bits,
+                                    cl_uint *shifts, cl_uint *digits)
 {
     unsigned count = 0, digit = 0;
     for (unsigned at = begin; at < end; at += radix_bits, digit++) {
@@ -248,7 +250,7 @@ static clscan_status index_init(clscan_context *ctx, const clscan__program *p, c
 /* After `count` LSD passes: a single one went to B and is copied home; none (every key equal) writes
  * nothing, but argsort's identity. */
 clscan_status clscan__sort_after_passes(clscan_context *ctx, const clscan__program *p, const sort_args *a,
-                                  const sort_buffers *b, unsigned count, size_t tiles)
+                                        const sort_buffers *b, unsigned count, size_t tiles)
 {
     if (count == 1)
         return copy_home(ctx, p, a, b, tiles);
@@ -263,7 +265,8 @@ clscan_status clscan__sort_after_passes(clscan_context *ctx, const clscan__progr
 static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, const sort_args *a)
 {
     const clscan__config *cfg = &p->config;
-    const clscan__sort_shape shape = clscan__sort_geometry(a->n, (size_t)cfg->wg_size * cfg->items, cfg->param[RADIX_BITS]);
+    const unsigned radix_bits = cfg->param[RADIX_BITS];
+    const clscan__sort_shape shape = clscan__sort_geometry(a->n, (size_t)cfg->wg_size * cfg->items, radix_bits);
     sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
     cl_ulong varying = 0;
     clscan_status st = clscan__sort_buffers_get(ctx, cfg, a, shape.counts, &b);
@@ -275,8 +278,7 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
         st = clscan__sort_read_varying(ctx, b.varying, 0, &varying);
     cl_uint shifts[64], digits[64];
     const unsigned count =
-        st == CLSCAN_SUCCESS ? clscan__sort_active_shifts(varying, a->begin, a->end, cfg->param[RADIX_BITS], shifts, digits)
-                             : 0;
+        st == CLSCAN_SUCCESS ? clscan__sort_active_shifts(varying, a->begin, a->end, radix_bits, shifts, digits) : 0;
     for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++) {
         const sort_route r = clscan__sort_pass_route(i, count);
         if (shifts[i] != 0)

@@ -13,8 +13,7 @@ static size_t sweep_digit_words(const clscan__sort_args *a, unsigned radix_bits)
 /* clscan_sort_digits over the caller's keys into `digits` (zeroed first), in a few groups a compute
  * unit, each walking the keys by the launch's stride. */
 static clscan_status sweep_digits(clscan_context *ctx, const clscan__program *p, const clscan__sort_args *a,
-                                  cl_mem digits,
-                                  size_t words)
+                                  cl_mem digits, size_t words)
 {
     const cl_ulong n64 = a->n;
     const cl_uint begin = a->begin, end = a->end, flags = CLSCAN__SORT_TRANSFORM_IN;
@@ -33,8 +32,7 @@ static clscan_status sweep_digits(clscan_context *ctx, const clscan__program *p,
  * that many groups a compute unit instead, so that groups take tile after tile at any size). */
 static clscan_status sweep_pass(clscan_context *ctx, const clscan__program *p, const clscan__sort_args *a,
                                 const clscan__sort_buffers *b, cl_mem digits, clscan__sort_route r, cl_uint shift,
-                                cl_uint digit,
-                                const clscan__sort_shape *s)
+                                cl_uint digit, const clscan__sort_shape *s)
 {
     const cl_ulong n64 = a->n, tiles64 = s->tiles;
     clscan__arg args[12];
@@ -80,4 +78,3 @@ clscan_status clscan__sort_sweep(clscan_context *ctx, const clscan__program *p, 
         st = sweep_pass(ctx, p, a, &b, digits, clscan__sort_pass_route(i, count), shifts[i], numbers[i], &shape);
     return st == CLSCAN_SUCCESS ? clscan__sort_after_passes(ctx, p, a, &b, count, shape.tiles) : st;
 }
-
