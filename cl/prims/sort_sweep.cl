@@ -36,6 +36,16 @@ uint clscan_sweep_shift(uint i, uint begin, uint end)
     return at + CLSCAN_RADIX_BITS > end ? end - CLSCAN_RADIX_BITS : at;
 }
 
+/* Counts key k's digits of [begin, end) in local_counts (a row of CLSCAN_RADIX a digit); returns the
+ * bits in which it differs from first. */
+clscan_key_t clscan_sweep_count_key(__local uint *local_counts, clscan_key_t k, clscan_key_t first, uint digits,
+                                    uint begin, uint end)
+{
+    for (uint p = 0; p < digits; p++)
+        atomic_inc(&local_counts[p * CLSCAN_RADIX + clscan_digit_of(k, clscan_sweep_shift(p, begin, end))]);
+    return k ^ first;
+}
+
 /* counts[i * CLSCAN_RADIX + d] += the keys whose digit i is d, for every digit of [begin, end), and
  * counts[CLSCAN_SWEEP_DIGITS * CLSCAN_RADIX + 0, 1] |= the bits in which some key differs from key 0
  * (all zero before the launch; the host reads the bits back, as after clscan_sort_hist). */
@@ -53,12 +63,20 @@ void clscan_sort_digits(__global const clscan_key_t *keys, __global uint *counts
     barrier(CLK_LOCAL_MEM_FENCE);
     const clscan_key_t first = clscan_load_key(keys, 0, flags);
     clscan_key_t diff = 0;
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
-        const clscan_key_t k = clscan_load_key(keys, i, flags);
-        diff |= k ^ first;
-        for (uint p = 0; p < digits; p++)
-            atomic_inc(&clscan_local[p * CLSCAN_RADIX + clscan_digit_of(k, clscan_sweep_shift(p, begin, end))]);
+    /* Eight keys a round are loaded before any is counted, so that their loads overlap: the loop of
+     * one key a round took 619 us at 2^28 uint32 keys on the H200, this one 521 (bench/notebook.md,
+     * 2026-11-29, twentieth session). */
+    const ulong stride = get_global_size(0);
+    ulong i = get_global_id(0);
+    for (; i + 7 * stride < n; i += 8 * stride) {
+        clscan_key_t k[8];
+        for (uint q = 0; q < 8; q++)
+            k[q] = clscan_load_key(keys, i + q * stride, flags);
+        for (uint q = 0; q < 8; q++)
+            diff |= clscan_sweep_count_key(clscan_local, k[q], first, digits, begin, end);
     }
+    for (; i < n; i += stride)
+        diff |= clscan_sweep_count_key(clscan_local, clscan_load_key(keys, i, flags), first, digits, begin, end);
     /* The varying bits as clscan_sort_hist ORs them, written out in the kernel: through a function
      * taking the local words, PoCL's build of clscan_sort_hist in groups of 256 crashed. */
     if ((uint)diff)
