@@ -366,6 +366,52 @@ static void test_sort_sweep(void **state)
     assert_int_equal(sweep_modes(), 0);
 }
 
+static int uint_order(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Random uint32 keys alone sorted descending by clscan_sort_ex, against the host's ascending order
+ * read backwards. */
+static int descending_one(size_t n)
+{
+    uint32_t *keys = malloc(n * 4), *got = malloc(n * 4);
+    make_keys((unsigned char *)keys, n, CLSCAN_UINT32, RANDOM);
+    cl_mem k = ref_buffer(ctx, n * 4, keys);
+    const clscan_sort_options o = {1, 0, 0};
+    clscan_status st = clscan_sort_ex(ctx, k, NULL, n, CLSCAN_UINT32, CLSCAN_UINT32, &o);
+    if (st != CLSCAN_SUCCESS)
+        fail_msg("uint32 keys descending n=%zu: %s: %s", n, clscan_status_string(st), clscan_last_error(ctx));
+    assert_int_equal(ref_read(ctx, k, n * 4, got), 1);
+    qsort(keys, n, 4, uint_order);
+    int ok = 1;
+    for (size_t i = 0; i < n && ok; i++)
+        if (!(ok = got[i] == keys[n - 1 - i]))
+            print_error("uint32 keys descending n=%zu: position %zu: key %#x want %#x\n", n, i, got[i],
+                        keys[n - 1 - i]);
+    clReleaseMemObject(k);
+    free(keys), free(got);
+    return ok;
+}
+
+/* Where the table sorts 4-byte keys alone in one sweep from a size on (NVIDIA), in tiles of their own:
+ * keys alone just below that size and above it, ascending and descending. The full tier: each sort of
+ * 2^25 keys is checked against a host sort. */
+static void test_sort_sweep_sizes(void **state)
+{
+    (void)state;
+    const clscan__sort_tuning t = clscan__table_sort(&ctx->info, 4);
+    if (ref_quick() || !t.sweep_from || !(t.onesweep & CLSCAN__SWEEP_KEYS))
+        skip();
+    const size_t tile = (size_t)t.wg_size * (t.sweep_items ? t.sweep_items : t.items), from = t.sweep_from;
+    int failures = !sort_one(from - 1, CLSCAN_UINT32, 0, CLSCAN_UINT32, RANDOM);
+    failures += !sort_one(from + tile + 1, CLSCAN_UINT32, 0, CLSCAN_UINT32, RANDOM);
+    failures += !sort_one(from + 3, CLSCAN_FLOAT, 0, CLSCAN_UINT32, SPECIALS);
+    failures += !descending_one(from + 5);
+    assert_int_equal(failures, 0);
+}
+
 /* Bad arguments: the right status and message, keys and values untouched, the context still works. */
 static void test_sort_bad_arguments(void **state)
 {
@@ -653,6 +699,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sort_bad_arguments), cmocka_unit_test(test_sort_options),
         cmocka_unit_test(test_sort_indices), cmocka_unit_test(test_sort_options_values),
         cmocka_unit_test(test_sort_options_bad), cmocka_unit_test(test_sort_sweep),
+        cmocka_unit_test(test_sort_sweep_sizes),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

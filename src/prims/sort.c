@@ -56,6 +56,15 @@ static void sort_defines(clscan__config *cfg, const sort_args *a)
         clscan__config_define(cfg, "CLSCAN_SORT_BALLOT_PTX", NULL);
 }
 
+/* Whether a's multi-bit passes in groups of wg are one-sweep: where the tuning takes them for this kind
+ * of sort (keys alone from its size on), in groups (they rank a tile in local memory) and below 2^30
+ * keys (counts are published in 30 bits: prims/sort_sweep.cl). */
+static int takes_sweep(const clscan__sort_tuning *t, unsigned wg, const sort_args *a)
+{
+    return (t->onesweep & (a->by_key ? CLSCAN__SWEEP_PAIRS : CLSCAN__SWEEP_KEYS)) && wg > 1 &&
+           (a->by_key || a->n >= t->sweep_from) && (uint64_t)a->n < ((uint64_t)1 << 30);
+}
+
 static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
 {
     const clscan__sort_tuning t = clscan__sort_tuning_for(ctx, clscan_type_size(a->key_type));
@@ -65,6 +74,8 @@ static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
     cfg.vec_io = 0, cfg.vec4 = 0;
     while (cfg.wg_size > 1 && cfg.wg_size > ctx->info.max_wg)
         cfg.wg_size /= 2;
+    if (!a->by_key && t.sweep_items && takes_sweep(&t, cfg.wg_size, a))
+        cfg.items = t.sweep_items;   /* larger tiles: fewer to look back over */
     /* Digits never read past the range (sort_lsd), so a range narrower than a digit takes narrower
      * ones: the widest even count of bits it holds (ranking goes 2 bits a round), one bit the split. */
     const unsigned width = a->end - a->begin, even = width & ~1u;
@@ -328,15 +339,12 @@ static int has_passes(const sort_args *a)
     return a->n > 1 && a->begin < a->end;
 }
 
-/* Whether a's multi-bit passes on program p are one-sweep: where the table (or the override) takes them
- * for this kind of sort, in groups (they rank a tile in local memory) and below 2^30 keys (counts are
- * published in 30 bits: prims/sort_sweep.cl). Not a parameter of the program, which holds both kinds of
- * passes: it builds once for either. */
+/* Whether a's passes on program p are one-sweep (takes_sweep). Not a parameter of the program, which
+ * holds both kinds of passes: where the tile is the same, it builds once for either. */
 static int sweeps(const clscan_context *ctx, const clscan__program *p, const sort_args *a)
 {
     const clscan__sort_tuning t = clscan__sort_tuning_for(ctx, clscan_type_size(a->key_type));
-    return (t.onesweep & (a->by_key ? CLSCAN__SWEEP_PAIRS : CLSCAN__SWEEP_KEYS)) && p->config.wg_size > 1 &&
-           (uint64_t)a->n < ((uint64_t)1 << 30);
+    return takes_sweep(&t, p->config.wg_size, a);
 }
 
 /* The passes of program p: its digit width picks the LSD passes or the split, the table the kind of

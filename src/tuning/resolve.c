@@ -144,12 +144,16 @@ clscan__tuning clscan__hist_tile(const clscan_context *ctx, clscan_type type)
 clscan__sort_tuning clscan__sort_tuning_for(const clscan_context *ctx, size_t key_bytes)
 {
     clscan__sort_tuning t = clscan__table_sort(&ctx->info, key_bytes);
-    if (clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE))   /* tests: a shape the table does not pick here */
+    if (clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE)) {   /* tests: a shape the table does not pick here */
         t.wg_size = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE), t.items = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_ITEMS);
+        t.sweep_items = 0;
+    }
     if (clscan__tuned(ctx, CLSCAN_TUNE_SORT_RADIX_BITS))
         t.radix_bits = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_SORT_RADIX_BITS);
-    if (clscan__tuned(ctx, CLSCAN_TUNE_SORT_ONESWEEP))
+    if (clscan__tuned(ctx, CLSCAN_TUNE_SORT_ONESWEEP)) {   /* forced either way at every size */
         t.onesweep = clscan__tuned(ctx, CLSCAN_TUNE_SORT_ONESWEEP) > 0 ? CLSCAN__SWEEP_KEYS | CLSCAN__SWEEP_PAIRS : 0;
+        t.sweep_from = 0;
+    }
     return t;
 }
 

@@ -7,12 +7,16 @@ typedef struct sort_row {
     unsigned wg, items4, items8;     /* keys a work-item for 4- and 8-byte keys */
     unsigned radix_bits;
     int onesweep;                    /* CLSCAN__SWEEP_KEYS | CLSCAN__SWEEP_PAIRS: the sorts that take it */
+    unsigned sweep_log4;             /* 4-byte keys alone sweep from 2^sweep_log4 keys on (0: never) */
+    unsigned sweep_items4;           /* ... in tiles of that many keys a work-item */
 } sort_row;
 
 static const sort_row table[] = {
+    /* H200, 2^28 uint32: pairs one sweep 11.53-11.57 ms against 12.12-12.15 (a tile of 16 keys a
+     * work-item: 24 with their values leaves no local memory), keys alone one sweep in tiles of 24 keys
+     * a work-item 7.97 against 9.48, but slower below 2^24 (bench/notebook.md, 2026-11-29). */
     {.key = {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 16, .items8 = 8, .radix_bits = 8,
-     .onesweep = CLSCAN__SWEEP_PAIRS},   /* H200, 2^28 uint32: pairs 11.53-11.57 ms against 12.12-12.15, keys
-                                          * alone 9.64 against 9.47-9.52 (bench/notebook.md, 2026-11-29) */
+     .onesweep = CLSCAN__SWEEP_PAIRS, .sweep_log4 = 25, .sweep_items4 = 24},
     {.key = {NULL, NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 8, .items8 = 4, .radix_bits = 8},
     {.key = {NULL, NULL, CL_DEVICE_TYPE_CPU}, .wg = 1, .items4 = 8192, .items8 = 8192, .radix_bits = 8},
     {.key = {NULL, NULL, 0}, .wg = 128, .items4 = 8, .items8 = 4, .radix_bits = 8},
@@ -21,5 +25,11 @@ static const sort_row table[] = {
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes)
 {
     const sort_row *row = CLSCAN__ROW(dev, table);
-    return (clscan__sort_tuning){row->wg, key_bytes == 8 ? row->items8 : row->items4, row->radix_bits, row->onesweep};
+    clscan__sort_tuning t = {row->wg, key_bytes == 8 ? row->items8 : row->items4, row->radix_bits, row->onesweep, 0,
+                             0};
+    if (key_bytes == 4 && row->sweep_log4) {
+        t.onesweep |= CLSCAN__SWEEP_KEYS;
+        t.sweep_from = (size_t)1 << row->sweep_log4, t.sweep_items = row->sweep_items4;
+    }
+    return t;
 }

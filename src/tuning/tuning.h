@@ -40,7 +40,14 @@ clscan__tuning clscan__table_compact_tile(const clscan__device_info *dev, size_t
 unsigned clscan__table_hist_wg(const clscan__device_info *dev);   /* 0: the scan's */
 /* onesweep: which sorts take one-sweep passes, keys alone and (or) keys with values. */
 enum { CLSCAN__SWEEP_KEYS = 1, CLSCAN__SWEEP_PAIRS = 2 };
-typedef struct clscan__sort_tuning { unsigned wg_size, items, radix_bits; int onesweep; } clscan__sort_tuning;
+/* Sorts: work-group, keys a work-item, digit bits; which sorts take one-sweep passes, and sorts of keys
+ * alone from sweep_from keys on (0: every size) in tiles of sweep_items keys a work-item (0: items). */
+typedef struct clscan__sort_tuning {
+    unsigned wg_size, items, radix_bits;
+    int onesweep;
+    size_t sweep_from;
+    unsigned sweep_items;
+} clscan__sort_tuning;
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes);
 /* Summed-area tables: rows per band (0: the CPU shape), tiles a group from which three-pass tasks are
  * one band (0: never), rows of the table pass's tiles for elem-byte elements (0: a band). */
