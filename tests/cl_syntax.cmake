@@ -254,6 +254,15 @@ foreach(key "-DCLSCAN_SORT_KEY_BYTES=4" "-DCLSCAN_SORT_KEY_BYTES=4;-DCLSCAN_SORT
 endforeach()
 check("${sort}" "sort, cl_khr_subgroups" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=4
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=16 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR)
+# The ranking by cl_khr_subgroups ballots: keys alone, values moved beside them (4 bytes) or gathered (8),
+# with the ballots of cl_khr_subgroup_ballot where the compiler has it (clang's spir64 target does)
+foreach(values 0 4 8)
+  check("${sort}" "sort, cl_khr_subgroups ballots" -cl-std=CL3.0 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=4
+        -DCLSCAN_SORT_VALUE_BYTES=${values} -DCLSCAN_RADIX_BITS=8 -DCLSCAN_ITEMS=8 -DCLSCAN_WG_ALGO_SUBGROUP
+        -DCLSCAN_SG_KHR -DCLSCAN_SORT_BALLOT_KHR)
+endforeach()
+check("${sort}" "sort, cl_khr_subgroup_ballot" -cl-std=CL3.0 -target spir64 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8 -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=8
+      -DCLSCAN_ITEMS=8 -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_KHR -DCLSCAN_SORT_BALLOT_KHR)
 check("${sort}" "sort, 64-bit counts, CPU shape" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 -DCLSCAN_SORT_KEY_BYTES=8
       -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_SORT_HIST64 -DCLSCAN_WG_SIZE=1 -DCLSCAN_ITEMS=8192 -DCLSCAN_RADIX_BITS=4)
 # NVIDIA's ranking by warp ballots (inline PTX), keys alone, values moved beside them (1, 3, 4 bytes) or

@@ -30,7 +30,8 @@
 # never defined); SPIR-V 1.0, what OpenCL 2.1 and cl_khr_il_program take; validated under the OpenCL
 # environment of the program's OpenCL C version, or under SPIR-V 1.0's own rules where it has 64-bit
 # atomics (spirv-val's OpenCL environments allow no optional capability, and the host asks for those
-# only where the device lists cl_khr_int64_base_atomics).
+# only where the device lists cl_khr_int64_base_atomics). The sort's sub-group ballots (clang's spir64
+# declares cl_khr_subgroup_ballot) need SPIR-V 1.3, validated under its own rules.
 cmake_minimum_required(VERSION 3.16)   # IN_LIST
 include("${CMAKE_CURRENT_LIST_DIR}/cl_programs.cmake")
 # 8- and 16-bit: int8 and uint16 (both widths, both signs), as tests/test_scan.c runs them.
@@ -181,8 +182,8 @@ foreach(key IN LISTS types)
     math(EXPR k "${k} + 1")
     set(args SORT TYPE UINT64 OP ADD)
     set(keys SORT_KEY_BYTES=${bytes} ${kind} SORT_VALUE_BYTES=${values})
-    if(shape STREQUAL "KHR")
-      host(${args} WG SUBGROUP SIZE 256 ITEMS ${items} SG KHR ATOMIC64 DEFINES ${keys} RADIX_BITS=8)
+    if(shape STREQUAL "KHR")   # ranking by sub-group ballots
+      host(${args} WG SUBGROUP SIZE 256 ITEMS ${items} SG KHR ATOMIC64 DEFINES ${keys} RADIX_BITS=8 SORT_BALLOT_KHR)
     elseif(shape STREQUAL "INTEL")
       host(${args} WG SUBGROUP SIZE 256 ITEMS ${items} SG INTEL ATOMIC64 DEFINES ${keys} RADIX_BITS=8)
     elseif(shape STREQUAL "NVIDIA")   # ballot ranking, clscan_sort_ex's options (descending, a range's float flip)
@@ -293,12 +294,18 @@ function(compile target file words dir)
       set(header -cl-no-stdinc -Xclang -finclude-default-header)
       set(extensions --spirv-ext=+SPV_INTEL_subgroups)
     endif()
+    set(version 1.0)
     if("SP_ATOMIC64" IN_LIST words)
       set(env spv1.0)
     endif()
+    if("SORT_BALLOT_KHR" IN_LIST words)   # clang's spir64 has cl_khr_subgroup_ballot: SPIR-V 1.3's ballots
+      set(version 1.3)
+      set(env spv1.3)
+    endif()
     step("clang for spir64" ${clang_cl} ${header} -O0 -target spir64 -c -emit-llvm "${file}" -o "${dir}/program.bc")
     if(NOT error)
-      step("llvm-spirv" ${LLVM_SPIRV} --spirv-max-version=1.0 ${extensions} "${dir}/program.bc" -o "${dir}/program.spv")
+      step("llvm-spirv" ${LLVM_SPIRV} --spirv-max-version=${version} ${extensions} "${dir}/program.bc"
+           -o "${dir}/program.spv")
     endif()
     if(NOT error)
       step("spirv-val" ${SPIRV_VAL} --target-env ${env} "${dir}/program.spv")

@@ -133,7 +133,9 @@ static void test_sort_races(void **state)
     for (unsigned r = 0; r < runs; r++) {
         assert_int_equal(clEnqueueCopyBuffer(ctx->queue, k0, k, 0, 0, bytes, 0, NULL, NULL), CL_SUCCESS);
         assert_int_equal(clEnqueueCopyBuffer(ctx->queue, v0, v, 0, 0, bytes, 0, NULL, NULL), CL_SUCCESS);
-        assert_int_equal(clscan_sort_by_key(ctx, k, v, n, CLSCAN_UINT32, CLSCAN_UINT32), CLSCAN_SUCCESS);
+        clscan_status st = clscan_sort_by_key(ctx, k, v, n, CLSCAN_UINT32, CLSCAN_UINT32);
+        if (st != CLSCAN_SUCCESS)
+            fail_msg("sort_by_key n=%zu: %s: %s", n, clscan_status_string(st), clscan_last_error(ctx));
         assert_int_equal(ref_read(ctx, k, bytes, got_k), 1);
         assert_int_equal(ref_read(ctx, v, bytes, got_v), 1);
         for (size_t i = 0; i < n; i++)

@@ -78,8 +78,10 @@ typedef struct clscan__sort_args {
  * All in place before anything is enqueued, so a failed allocation changes nothing. */
 typedef struct clscan__sort_buffers { cl_mem keys[3], values[3], hist, varying; } clscan__sort_buffers;
 
-/* The program's parameters (clscan__config.param). */
+/* The program's parameters (clscan__config.param), and the values of CLSCAN__SORT_BALLOT: how tiles are
+ * ranked (cl/prims/sort_rank.clh). */
 enum { CLSCAN__SORT_RADIX_BITS, CLSCAN__SORT_HIST64, CLSCAN__SORT_BALLOT };
+enum { CLSCAN__SORT_SPLITS, CLSCAN__SORT_BALLOT_PTX, CLSCAN__SORT_BALLOT_KHR };
 
 /* Pass i of count reads `from` and writes `to` (0: A, 1: B, 2: C): the first reads A, the others take
  * turns between B and C, and the last writes A, so A changes only in the last command and a call that

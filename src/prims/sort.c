@@ -21,18 +21,19 @@ enum { RADIX_BITS = CLSCAN__SORT_RADIX_BITS, HIST64 = CLSCAN__SORT_HIST64, BALLO
 
 /* Local memory clscan_sort_scatter declares: the tile of keys and beside them their origins (or, with
  * ballots, values of up to 4 bytes themselves), each digit's base and start, the group scan's scratch of
- * packed counters (the largest a device may build), and with ballots each warp's digit counters (two a
- * word where the values move). */
+ * packed counters (the largest a device may build), and with ballots each sub-group's digit counters
+ * (two a word where the values move, and always for the extension's sub-groups). */
 static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
 {
     size_t wg = cfg->wg_size, tile = CLSCAN_LOCAL_SORT_TILE(wg, cfg->items);
     size_t radix = (size_t)1 << cfg->param[RADIX_BITS];
     const int exchange = a->by_key && CLSCAN_SORT_EXCHANGES(cfg->param[BALLOT], a->value_bytes);
     const size_t moved = !a->by_key ? 0 : exchange ? a->value_bytes : sizeof(cl_ushort);
+    const int ptx = cfg->param[BALLOT] == CLSCAN__SORT_BALLOT_PTX;   /* counters as sort_rank.clh has them */
+    const size_t lanes = ptx ? 32 : 8, counts = CLSCAN_LOCAL_SORT_COUNTS(wg, lanes, radix, exchange || !ptx);
     return tile * (clscan_type_size(a->key_type) + moved) +
            radix * (cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint)) + (radix + 1) * sizeof(cl_uint) +
-           CLSCAN_LOCAL_WG_SCAN_MAX(wg) * sizeof(cl_ulong) +
-           (cfg->param[BALLOT] ? CLSCAN_LOCAL_SORT_COUNTS(wg, radix, exchange) * sizeof(cl_uint) : 0);
+           CLSCAN_LOCAL_WG_SCAN_MAX(wg) * sizeof(cl_ulong) + (cfg->param[BALLOT] ? counts * sizeof(cl_uint) : 0);
 }
 
 /* The key's width and kind, the value's width, the digit bits and the count width as #defines. */
@@ -52,8 +53,10 @@ static void sort_defines(clscan__config *cfg, const sort_args *a)
         clscan__config_define(cfg, "CLSCAN_SORT_FLIP", NULL);
     if (cfg->param[HIST64])
         clscan__config_define(cfg, "CLSCAN_SORT_HIST64", NULL);
-    if (cfg->param[BALLOT])
+    if (cfg->param[BALLOT] == CLSCAN__SORT_BALLOT_PTX)
         clscan__config_define(cfg, "CLSCAN_SORT_BALLOT_PTX", NULL);
+    else if (cfg->param[BALLOT] == CLSCAN__SORT_BALLOT_KHR)
+        clscan__config_define(cfg, "CLSCAN_SORT_BALLOT_KHR", NULL);
 }
 
 /* Whether a's multi-bit passes in groups of wg are one-sweep: where the tuning takes them for this kind
@@ -63,6 +66,33 @@ static int takes_sweep(const clscan__sort_tuning *t, unsigned wg, const sort_arg
 {
     return (t->onesweep & (a->by_key ? CLSCAN__SWEEP_PAIRS : CLSCAN__SWEEP_KEYS)) && wg > 1 &&
            (a->by_key || a->n >= t->sweep_from) && (uint64_t)a->n < ((uint64_t)1 << 30);
+}
+
+/* How cfg's groups rank tiles: NVIDIA by warp ballots (inline PTX), devices whose cl_khr_subgroups
+ * built-ins the context takes by sub-group ballots (in groups that sub-groups of up to 64 lanes fill;
+ * the program is then built with the built-ins, whatever its group scans use), unless the override
+ * asks for the portable paths. */
+static void pick_ranking(const clscan_context *ctx, clscan__config *cfg)
+{
+    const clscan__subgroup_kind sg = ctx->info.subgroups;
+    const unsigned wg = cfg->wg_size;
+    cfg->param[BALLOT] = CLSCAN__SORT_SPLITS;
+    if (clscan__tuned(ctx, CLSCAN_TUNE_PORTABLE) || wg <= 1)
+        return;
+    if (sg == CLSCAN__SG_NVIDIA_PTX && wg % 32 == 0)
+        cfg->param[BALLOT] = CLSCAN__SORT_BALLOT_PTX;
+    else if ((sg == CLSCAN__SG_KHR || sg == CLSCAN__SG_KHR_C3) && wg % 64 == 0)
+        cfg->param[BALLOT] = CLSCAN__SORT_BALLOT_KHR, cfg->sg = sg;
+}
+
+/* Halves cfg's keys a work-item until its tile fits local memory and under 65536 keys (ranks are
+ * 16-bit fields; a work-group of one ranks nothing: its tile only has to fit). Whether it fits. */
+static int fit_tile(const clscan_context *ctx, clscan__config *cfg, const sort_args *a)
+{
+    while (cfg->items > 1 && ((cfg->wg_size > 1 && (size_t)cfg->wg_size * cfg->items >= 65536) ||
+                              scatter_local_bytes(cfg, a) + 1024 > ctx->info.local_mem))
+        cfg->items /= 2;
+    return scatter_local_bytes(cfg, a) + 1024 <= ctx->info.local_mem;
 }
 
 static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
@@ -81,14 +111,13 @@ static clscan__config sort_config(const clscan_context *ctx, const sort_args *a)
     const unsigned width = a->end - a->begin, even = width & ~1u;
     cfg.param[RADIX_BITS] = t.radix_bits <= width ? t.radix_bits : even ? even : 1;
     cfg.param[HIST64] = (unsigned)clscan__sort_hist64(a->n);
-    /* NVIDIA ranks by warp ballots (inline PTX) unless the override asks for the portable paths. */
-    cfg.param[BALLOT] = ctx->info.subgroups == CLSCAN__SG_NVIDIA_PTX && !clscan__tuned(ctx, CLSCAN_TUNE_PORTABLE) &&
-                        cfg.wg_size % 32 == 0;
-    /* Ranks are 16-bit fields: a tile stays under 65536 keys, and inside local memory (a work-group
-     * of one ranks nothing: its tile only has to fit). */
-    while (cfg.items > 1 && ((cfg.wg_size > 1 && (size_t)cfg.wg_size * cfg.items >= 65536) ||
-                             scatter_local_bytes(&cfg, a) + 1024 > ctx->info.local_mem))
-        cfg.items /= 2;
+    /* Where the ballots' counters leave no room even for the smallest tile, the splits rank. */
+    const unsigned items = cfg.items;
+    pick_ranking(ctx, &cfg);
+    if (!fit_tile(ctx, &cfg, a) && cfg.param[BALLOT] != CLSCAN__SORT_SPLITS) {
+        cfg.param[BALLOT] = CLSCAN__SORT_SPLITS, cfg.items = items;
+        fit_tile(ctx, &cfg, a);
+    }
     sort_defines(&cfg, a);
     return cfg;
 }
