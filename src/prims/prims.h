@@ -88,6 +88,9 @@ enum { CLSCAN__SORT_SPLITS, CLSCAN__SORT_BALLOT_PTX, CLSCAN__SORT_BALLOT_KHR };
  * fails before it leaves A as it was. A single pass goes to B, and clscan_sort_home copies it back. */
 typedef struct clscan__sort_route { unsigned from, to; cl_uint flags; } clscan__sort_route;
 
+/* The program a sort of a builds (sort_program.c), and whether its multi-bit passes are one-sweep. */
+clscan__config clscan__sort_config(const clscan_context *ctx, const clscan__sort_args *a);
+int clscan__sort_takes_sweep(const clscan_context *ctx, const clscan__config *cfg, const clscan__sort_args *a);
 clscan_status clscan__sort_buffers_get(clscan_context *ctx, const clscan__config *cfg, const clscan__sort_args *a,
                                        size_t counts, clscan__sort_buffers *b);
 clscan__sort_route clscan__sort_pass_route(unsigned i, unsigned count);
