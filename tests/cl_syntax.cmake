@@ -275,10 +275,10 @@ endforeach()
 check("${sort}" "sort, NVIDIA ballots, 6-bit digits" -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -DCLSCAN_TYPE_UINT64
       -DCLSCAN_SORT_KEY_BYTES=8 -DCLSCAN_SORT_VALUE_BYTES=4 -DCLSCAN_RADIX_BITS=6 -DCLSCAN_ITEMS=8
       -DCLSCAN_WG_ALGO_SUBGROUP -DCLSCAN_SG_NVIDIA_PTX -DCLSCAN_SORT_BALLOT_PTX)
-# clscan_sort_ex's options: descending, and the usual flip of float keys under a range of bits
+# clscan_sort_ex's range of bits: the usual flip of float keys (descending is a flag of the call, not a define)
 foreach(key "-DCLSCAN_SORT_KEY_BYTES=4;-DCLSCAN_SORT_KEY_FLOAT" "-DCLSCAN_SORT_KEY_BYTES=8;-DCLSCAN_SORT_KEY_FLOAT"
         "-DCLSCAN_SORT_KEY_BYTES=2;-DCLSCAN_SORT_KEY_SIGNED")
-  check("${sort}" "sort, descending" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 ${key} -DCLSCAN_SORT_VALUE_BYTES=4
-        -DCLSCAN_RADIX_BITS=6 -DCLSCAN_ITEMS=16 -DCLSCAN_SORT_DESCENDING -DCLSCAN_SORT_FLIP)
+  check("${sort}" "sort, a range's flip" -cl-std=CL1.2 -DCLSCAN_TYPE_UINT64 ${key} -DCLSCAN_SORT_VALUE_BYTES=4
+        -DCLSCAN_RADIX_BITS=6 -DCLSCAN_ITEMS=16 -DCLSCAN_SORT_FLIP)
 endforeach()
 message("every layer compiles as OpenCL C 1.2 for 10 types x 3 algorithms, the whole scan program in 7 variants a type (the KHR sub-groups as OpenCL C 2.0, and 3.0 with the extension${feature_variants}; clang ${clang_major}) and 15 for registered structs, the summed-area program in 30, the compaction program in 42 and unique and run-length encoding in 42, the segmented scan program in 56, the segmented reduction in 12, argmin/argmax in 20, the histograms in 14, the sort program in 46")

@@ -186,9 +186,9 @@ foreach(key IN LISTS types)
       host(${args} WG SUBGROUP SIZE 256 ITEMS ${items} SG KHR ATOMIC64 DEFINES ${keys} RADIX_BITS=8 SORT_BALLOT_KHR)
     elseif(shape STREQUAL "INTEL")
       host(${args} WG SUBGROUP SIZE 256 ITEMS ${items} SG INTEL ATOMIC64 DEFINES ${keys} RADIX_BITS=8)
-    elseif(shape STREQUAL "NVIDIA")   # ballot ranking, clscan_sort_ex's options (descending, a range's float flip)
+    elseif(shape STREQUAL "NVIDIA")   # ballot ranking, a range's float flip
       host(${args} WG SUBGROUP SIZE 256 ITEMS ${nv_items} SG NVIDIA_PTX ATOMIC64 VOLATILE DEFINES ${keys} RADIX_BITS=8
-           SORT_DESCENDING SORT_FLIP SORT_BALLOT_PTX)
+           SORT_FLIP SORT_BALLOT_PTX)
     elseif(shape STREQUAL "PORTABLE")
       host(${args} WG BLELLOCH SIZE 256 ITEMS ${items} SG LOCAL FALLBACK DEFINES ${keys} RADIX_BITS=4 SORT_HIST64)
     elseif(shape STREQUAL "CPU")

@@ -73,6 +73,7 @@ typedef struct clscan__sort_args {
 #define CLSCAN__SORT_TRANSFORM_IN 1u    /* the flags of cl/prims/sort.cl */
 #define CLSCAN__SORT_TRANSFORM_OUT 2u
 #define CLSCAN__SORT_VARYING 4u
+#define CLSCAN__SORT_DESCEND 8u         /* on every launch of a descending sort: clscan__sort_order */
 
 /* Where keys (and values) travel: [0] the caller's A, [1] and [2] the scratch B and C; and the counts.
  * All in place before anything is enqueued, so a failed allocation changes nothing. */
@@ -85,7 +86,8 @@ enum { CLSCAN__SORT_SPLITS, CLSCAN__SORT_BALLOT_PTX, CLSCAN__SORT_BALLOT_KHR };
 
 /* Pass i of count reads `from` and writes `to` (0: A, 1: B, 2: C): the first reads A, the others take
  * turns between B and C, and the last writes A, so A changes only in the last command and a call that
- * fails before it leaves A as it was. A single pass goes to B, and clscan_sort_home copies it back. */
+ * fails before it leaves A as it was. A single pass goes to B, and clscan_sort_home copies it back.
+ * Its flags: the transforms of the first and the last pass, and the sort's order. */
 typedef struct clscan__sort_route { unsigned from, to; cl_uint flags; } clscan__sort_route;
 
 /* The program a sort of a builds (sort_program.c), and whether its multi-bit passes are one-sweep. */
@@ -93,7 +95,8 @@ clscan__config clscan__sort_config(const clscan_context *ctx, const clscan__sort
 int clscan__sort_takes_sweep(const clscan_context *ctx, const clscan__config *cfg, const clscan__sort_args *a);
 clscan_status clscan__sort_buffers_get(clscan_context *ctx, const clscan__config *cfg, const clscan__sort_args *a,
                                        size_t counts, clscan__sort_buffers *b);
-clscan__sort_route clscan__sort_pass_route(unsigned i, unsigned count);
+cl_uint clscan__sort_order(const clscan__sort_args *a);
+clscan__sort_route clscan__sort_pass_route(const clscan__sort_args *a, unsigned i, unsigned count);
 cl_mem clscan__sort_written_by(const clscan__sort_args *a, const clscan__sort_buffers *b, unsigned to);
 size_t clscan__sort_pair_args(const clscan__sort_args *a, const clscan__sort_buffers *b, unsigned from, unsigned to,
                               clscan__arg *args);

@@ -39,10 +39,15 @@ clscan_status clscan__sort_buffers_get(clscan_context *ctx, const clscan__config
     return st;
 }
 
-sort_route clscan__sort_pass_route(unsigned i, unsigned count)
+cl_uint clscan__sort_order(const sort_args *a)
+{
+    return a->descending ? CLSCAN__SORT_DESCEND : 0u;
+}
+
+sort_route clscan__sort_pass_route(const sort_args *a, unsigned i, unsigned count)
 {
     sort_route r = {i == 0 ? 0 : 1 + (i - 1) % 2, i + 1 == count && count > 1 ? 0 : 1 + i % 2, 0};
-    r.flags = (i == 0 ? SORT_TRANSFORM_IN : 0) | (i + 1 == count ? SORT_TRANSFORM_OUT : 0);
+    r.flags = (i == 0 ? SORT_TRANSFORM_IN : 0) | (i + 1 == count ? SORT_TRANSFORM_OUT : 0) | clscan__sort_order(a);
     return r;
 }
 
@@ -209,16 +214,16 @@ static clscan_status sort_lsd(clscan_context *ctx, const clscan__program *p, con
     if (st == CLSCAN_SUCCESS)
         st = clscan__fill_zero(ctx, b.varying, 2 * sizeof(cl_uint));
     if (st == CLSCAN_SUCCESS)
-        st = lsd_hist(ctx, p, a, &b, 0, 0, SORT_TRANSFORM_IN | SORT_VARYING, shape.tiles);
+        st = lsd_hist(ctx, p, a, &b, 0, 0, SORT_TRANSFORM_IN | SORT_VARYING | clscan__sort_order(a), shape.tiles);
     if (st == CLSCAN_SUCCESS)
         st = clscan__sort_read_varying(ctx, b.varying, 0, &varying);
     cl_uint shifts[64], digits[64];
     const unsigned count =
         st == CLSCAN_SUCCESS ? clscan__sort_active_shifts(varying, a->begin, a->end, radix_bits, shifts, digits) : 0;
     for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++) {
-        const sort_route r = clscan__sort_pass_route(i, count);
+        const sort_route r = clscan__sort_pass_route(a, i, count);
         if (shifts[i] != 0)
-            st = lsd_hist(ctx, p, a, &b, r.from, shifts[i], r.flags & SORT_TRANSFORM_IN, shape.tiles);
+            st = lsd_hist(ctx, p, a, &b, r.from, shifts[i], r.flags & ~SORT_TRANSFORM_OUT, shape.tiles);
         if (st == CLSCAN_SUCCESS)
             st = lsd_scatter(ctx, p, a, &b, r, shifts[i], &shape);
     }
@@ -236,7 +241,7 @@ static clscan_status sort_split(clscan_context *ctx, const clscan__program *p, c
     clscan_status st = clscan__sort_buffers_get(ctx, cfg, a, a->n, &b);
     const cl_ulong n64 = a->n;
     for (cl_uint bit = a->begin; st == CLSCAN_SUCCESS && bit < a->end; bit++) {
-        const sort_route r = clscan__sort_pass_route(bit - a->begin, bits);
+        const sort_route r = clscan__sort_pass_route(a, bit - a->begin, bits);
         clscan__arg scatter[9];
         size_t count = clscan__sort_pair_args(a, &b, r.from, r.to, scatter);   /* from, to (keys, then values) */
         const clscan__arg mark[] = {scatter[0], CLSCAN__MEM(b.hist), CLSCAN__VAL(n64), CLSCAN__VAL(bit),

@@ -36,8 +36,6 @@ static void sort_defines(clscan__config *cfg, const sort_args *a)
         clscan__config_define(cfg, "CLSCAN_SORT_KEY_FLOAT", NULL);
     clscan__config_define_uint(cfg, "CLSCAN_SORT_VALUE_BYTES", a->by_key ? (unsigned)a->value_bytes : 0);
     clscan__config_define_uint(cfg, "CLSCAN_RADIX_BITS", cfg->param[RADIX_BITS]);
-    if (a->descending)
-        clscan__config_define(cfg, "CLSCAN_SORT_DESCENDING", NULL);
     if (a->flip && clscan__type_is_float(key))   /* a range names bits of the usual flip (sort.cl) */
         clscan__config_define(cfg, "CLSCAN_SORT_FLIP", NULL);
     if (cfg->param[HIST64])

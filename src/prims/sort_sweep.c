@@ -16,7 +16,8 @@ static clscan_status sweep_digits(clscan_context *ctx, const clscan__program *p,
                                   cl_mem digits, size_t words)
 {
     const cl_ulong n64 = a->n;
-    const cl_uint begin = a->begin, end = a->end, flags = CLSCAN__SORT_TRANSFORM_IN;
+    const cl_uint begin = a->begin, end = a->end;
+    const cl_uint flags = CLSCAN__SORT_TRANSFORM_IN | clscan__sort_order(a);
     const size_t groups = clscan__tiles(a->n, p->config.wg_size), most = 8 * (size_t)ctx->info.compute_units;
     const clscan__arg args[] = {CLSCAN__MEM(a->keys), CLSCAN__MEM(digits), CLSCAN__VAL(n64), CLSCAN__VAL(begin),
                                 CLSCAN__VAL(end), CLSCAN__VAL(flags)};
@@ -75,6 +76,6 @@ clscan_status clscan__sort_sweep(clscan_context *ctx, const clscan__program *p, 
     const unsigned count =
         st == CLSCAN_SUCCESS ? clscan__sort_active_shifts(varying, a->begin, a->end, radix_bits, shifts, numbers) : 0;
     for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++)
-        st = sweep_pass(ctx, p, a, &b, digits, clscan__sort_pass_route(i, count), shifts[i], numbers[i], &shape);
+        st = sweep_pass(ctx, p, a, &b, digits, clscan__sort_pass_route(a, i, count), shifts[i], numbers[i], &shape);
     return st == CLSCAN_SUCCESS ? clscan__sort_after_passes(ctx, p, a, &b, count, shape.tiles) : st;
 }
