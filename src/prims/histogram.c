@@ -164,18 +164,19 @@ static hist_rule even_rule(clscan_type type, const void *lower, const void *uppe
 }
 
 /* The bins a group counts in local memory (its band: all of them, or an even part of them on GPUs), or 0
- * where they go to one global row: a band must fit, and enough groups be launched that each sees fewer
- * than 2^32 elements. GPUs: the fewest even bands that fit. CPUs (streamed items: a few groups, each a
- * long share) one band while the counts take a quarter of the local memory at most: their atomics on
- * one global row fought over cache lines (PoCL, 2 cores, 2^22 floats over 65536 bins: 14-15 ms against
- * a C loop's 8.5-9.4). */
+ * where they go to one global row: a band must fit beside HIST_LOCAL_SPARE bytes, and enough groups be
+ * launched that each sees fewer than 2^32 elements. GPUs: the fewest even bands that fit. CPUs
+ * (streamed items: a few groups, each a long share) one band: their atomics on one global row fight
+ * over cache lines (PoCL, 2 cores, 2^22 floats over 65536 bins: 14-15 ms against a C loop's 8.5-9.4;
+ * and where PoCL offers 512 KiB of local memory, whose quarter, the limit until 2026-11-29, held too
+ * few bins: 76-81 ms in the global row against 3.9-6.6 in one band, the C loop 7.2-7.5). */
 static size_t local_band(const clscan_context *ctx, const clscan__program *p, size_t n, size_t bins,
                          unsigned copies)
 {
     const size_t values = CLSCAN_LOCAL_HIST_VALUES(copies) * sizeof(cl_uint);
     const size_t local = ctx->info.local_mem, taken = HIST_LOCAL_SPARE + values;
     const size_t spare = local > taken ? local - taken : 0;
-    const size_t most = (p->config.stream ? local / 4 : spare) / sizeof(cl_uint);
+    const size_t most = spare / sizeof(cl_uint);
     if (most == 0)
         return 0;
     const size_t bands = p->config.stream ? 1 : clscan__tiles(bins, most), band = clscan__tiles(bins, bands);
@@ -251,10 +252,11 @@ static clscan_status run_local(clscan_context *ctx, const clscan__program *p, cl
     /* CPUs: a local row a work-item, counted without atomics, where the group's rows take at most a
      * quarter of the local memory. PoCL, 2 cores, 2^22 over 256 bins: bytes 4.9 -> 1.5 ms, int64 6.3 ->
      * 3.7; floats and doubles took twice as long so in groups of 16 (5.1 -> 10.6 ms) and keep the
-     * atomics there, but CPUs count in groups of one work-item (src/tuning/histogram.c), whose row is
-     * the group's. */
-    const cl_uint own = p->config.stream && (!clscan__type_is_float(p->config.type) || wg == 1) &&
-                        wg * band * sizeof(cl_uint) <= ctx->info.local_mem / 4;
+     * atomics there. But CPUs count in groups of one work-item (src/tuning/histogram.c), whose row is
+     * the group's whatever its size: 65536 bins of floats in 512 KiB of local memory took 15 ms with
+     * the atomics, 3.9-6.6 without (PoCL, 2 cores, 2^22). */
+    const cl_uint own = p->config.stream && (wg == 1 || (!clscan__type_is_float(p->config.type) &&
+                                                         wg * band * sizeof(cl_uint) <= ctx->info.local_mem / 4));
     const cl_uint band32 = (cl_uint)band;
     args[k++] = CLSCAN__VAL(own);
     args[k++] = CLSCAN__VAL(band32);
