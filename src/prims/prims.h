@@ -90,7 +90,9 @@ enum { CLSCAN__SORT_SPLITS, CLSCAN__SORT_BALLOT_PTX, CLSCAN__SORT_BALLOT_KHR };
  * Its flags: the transforms of the first and the last pass, and the sort's order. */
 typedef struct clscan__sort_route { unsigned from, to; cl_uint flags; } clscan__sort_route;
 
-/* The program a sort of a builds (sort_program.c), and whether its multi-bit passes are one-sweep. */
+/* The program a sort of a builds (sort_program.c), and whether its multi-bit passes are one-sweep: not a
+ * parameter of the program, which holds both kinds of passes (where the tile is the same, it builds
+ * once for either). */
 clscan__config clscan__sort_config(const clscan_context *ctx, const clscan__sort_args *a);
 int clscan__sort_takes_sweep(const clscan_context *ctx, const clscan__config *cfg, const clscan__sort_args *a);
 clscan_status clscan__sort_buffers_get(clscan_context *ctx, const clscan__config *cfg, const clscan__sort_args *a,

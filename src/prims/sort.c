@@ -269,20 +269,13 @@ static int has_passes(const sort_args *a)
     return a->n > 1 && a->begin < a->end;
 }
 
-/* Whether a's passes on program p are one-sweep (takes_sweep). Not a parameter of the program, which
- * holds both kinds of passes: where the tile is the same, it builds once for either. */
-static int sweeps(const clscan_context *ctx, const clscan__program *p, const sort_args *a)
-{
-    return clscan__sort_takes_sweep(ctx, &p->config, a);
-}
-
 /* The passes of program p: its digit width picks the LSD passes or the split, the table the kind of
  * LSD passes. */
 static clscan_status run_passes(clscan_context *ctx, const clscan__program *p, const sort_args *a)
 {
     if (p->config.param[RADIX_BITS] == 1)
         return sort_split(ctx, p, a);
-    return sweeps(ctx, p, a) ? clscan__sort_sweep(ctx, p, a) : sort_lsd(ctx, p, a);
+    return clscan__sort_takes_sweep(ctx, &p->config, a) ? clscan__sort_sweep(ctx, p, a) : sort_lsd(ctx, p, a);
 }
 
 clscan_status clscan__sort_passes(clscan_context *ctx, const sort_args *a)

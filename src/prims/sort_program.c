@@ -72,14 +72,20 @@ static void pick_ranking(const clscan_context *ctx, clscan__config *cfg)
         cfg->param[BALLOT] = CLSCAN__SORT_BALLOT_KHR, cfg->sg = sg;
 }
 
+/* Whether cfg's tile fits local memory (with 1 KiB to spare). */
+static int fits_local(const clscan_context *ctx, const clscan__config *cfg, const sort_args *a)
+{
+    return scatter_local_bytes(cfg, a) + 1024 <= ctx->info.local_mem;
+}
+
 /* Halves cfg's keys a work-item until its tile fits local memory and under 65536 keys (ranks are
  * 16-bit fields; a work-group of one ranks nothing: its tile only has to fit). Whether it fits. */
 static int fit_tile(const clscan_context *ctx, clscan__config *cfg, const sort_args *a)
 {
-    while (cfg->items > 1 && ((cfg->wg_size > 1 && (size_t)cfg->wg_size * cfg->items >= 65536) ||
-                              scatter_local_bytes(cfg, a) + 1024 > ctx->info.local_mem))
+    while (cfg->items > 1 &&
+           ((cfg->wg_size > 1 && (size_t)cfg->wg_size * cfg->items >= 65536) || !fits_local(ctx, cfg, a)))
         cfg->items /= 2;
-    return scatter_local_bytes(cfg, a) + 1024 <= ctx->info.local_mem;
+    return fits_local(ctx, cfg, a);
 }
 
 clscan__config clscan__sort_config(const clscan_context *ctx, const sort_args *a)
