@@ -57,12 +57,14 @@ void clscan_sort_hist(__global const clscan_key_t *keys, __global clscan_hist_t 
 }
 
 /* A ranked tile (tile[] in digit order, start[d] where digit d begins in it) to its places: key j of
- * digit d goes to base_of[d] + (j - start[d]), and its value after it: moved[j] itself, or from the
- * key's origin in the tile, moved[j].
- * Out coalesced: neighbours in the sorted tile mostly share a digit, so their places are neighbours too. */
-void clscan_sort_write_tile(__local const clscan_key_t *tile, __local const clscan_moved_t *moved,
-                            __local const clscan_hist_t *base_of, __local const uint *start,
-                            __global clscan_key_t *keys_out,
+ * digit d goes to base_of[d] + (j - start[d]), and its value after it: from the key's origin in the
+ * tile, moved[j], or (CLSCAN_SORT_EXCHANGE) once every key is out, the values placed in moved[] (the
+ * keys' own room: 5 bytes a key of uint32 pairs instead of 8, and on the H200 the pairs kernel no
+ * longer spills), each position's digit kept in digit_at[] meanwhile. Out coalesced: neighbours in the sorted tile mostly share a digit, so
+ * their places are neighbours too. */
+void clscan_sort_write_tile(__local const clscan_key_t *tile, __local clscan_moved_t *moved,
+                            __local uchar *digit_at, const clscan_ranked *r, __local const clscan_hist_t *base_of,
+                            __local const uint *start, __global clscan_key_t *keys_out,
 #if defined(CLSCAN_SORT_VALUES)
                             __global const clscan_value_t *values, __global clscan_value_t *values_out,
 #endif
@@ -77,30 +79,56 @@ void clscan_sort_write_tile(__local const clscan_key_t *tile, __local const clsc
             ulong to = base_of[d] + (j - start[d]);
             keys_out[to] = clscan_out_key(key, flags);
 #if defined(CLSCAN_SORT_EXCHANGE)
-            values_out[to] = moved[CLSCAN_PAD(j)];
+            digit_at[j] = (uchar)d;
 #elif defined(CLSCAN_SORT_VALUES)
             values_out[to] = values[base + moved[CLSCAN_PAD(j)]];
 #endif
         }
     }
+#if defined(CLSCAN_SORT_EXCHANGE)
+    barrier(CLK_LOCAL_MEM_FENCE);   /* every key read before values take its room */
+    clscan_rank_place_values(r, len, moved);
+    for (uint i = 0; i < CLSCAN_ITEMS; i++) {
+        uint j = i * CLSCAN_WG_SIZE + lid;
+        if (j < len) {
+            uint d = digit_at[j];
+            values_out[base_of[d] + (j - start[d])] = moved[CLSCAN_PAD(j)];
+        }
+    }
+#else
+    (void)digit_at, (void)r;
+#endif
 }
 
 /* The local memory of a kernel that ranks tiles and writes them (clscan_sort_scatter, and
- * clscan_sort_onesweep in prims/sort_sweep.cl): the tile and beside it its origins or values, each
- * digit's base and start, the group scan's scratch and the warps' counters; and ranked_values, what the
- * ranking reads beside the keys (the kernel's `values`). */
-#if defined(CLSCAN_SORT_VALUES)
-#define CLSCAN_SORT_TILE_MOVED                                                                          \
+ * clscan_sort_onesweep in prims/sort_sweep.cl): the tile and beside it its origins, or (values moved
+ * beside their keys) one room for the keys and then their values with each position's digit; each
+ * digit's base and start, the group scan's scratch and the sub-groups' counters; and ranked_values,
+ * what the ranking reads beside the keys (the kernel's `values`). */
+#if defined(CLSCAN_SORT_EXCHANGE)
+#define CLSCAN_SORT_ROOM                                                                                \
+    (sizeof(clscan_key_t) > sizeof(clscan_value_t) ? sizeof(clscan_key_t) : sizeof(clscan_value_t))
+#define CLSCAN_SORT_TILE_KEYS                                                                           \
+    __local ulong clscan_room[(CLSCAN_SORT_TILE_LOCAL * CLSCAN_SORT_ROOM + 7) / 8];                     \
+    __local clscan_key_t *clscan_tile = (__local clscan_key_t *)clscan_room;                            \
+    __local clscan_moved_t *clscan_order = (__local clscan_moved_t *)clscan_room;                       \
+    __local uchar clscan_digit_at[CLSCAN_SORT_TILE_LOCAL];                                              \
+    __global const void *ranked_values = values;
+#elif defined(CLSCAN_SORT_VALUES)
+#define CLSCAN_SORT_TILE_KEYS                                                                           \
+    __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];                                           \
     __local clscan_moved_t clscan_order[CLSCAN_SORT_TILE_LOCAL];                                        \
+    __local uchar *clscan_digit_at = 0;                                                                 \
     __global const void *ranked_values = values;
 #else
-#define CLSCAN_SORT_TILE_MOVED                                                                          \
+#define CLSCAN_SORT_TILE_KEYS                                                                           \
+    __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];                                           \
     __local clscan_moved_t *clscan_order = 0;                                                           \
+    __local uchar *clscan_digit_at = 0;                                                                 \
     __global const void *ranked_values = 0;
 #endif
 #define CLSCAN_SORT_TILE_STATE                                                                          \
-    __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];                                           \
-    CLSCAN_SORT_TILE_MOVED                                                                              \
+    CLSCAN_SORT_TILE_KEYS                                                                               \
     __local clscan_hist_t clscan_base_of[CLSCAN_RADIX];                                                 \
     __local uint clscan_start[CLSCAN_RADIX + 1];                                                        \
     __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];                                              \
@@ -142,9 +170,11 @@ void clscan_sort_scatter(__global const clscan_key_t *keys, __global clscan_key_
         const uint len = n - base < CLSCAN_TILE ? (uint)(n - base) : CLSCAN_TILE;
         for (uint d = lid; d < CLSCAN_RADIX; d += CLSCAN_WG_SIZE)
             clscan_base_of[d] = offsets[(ulong)d * num_tiles + t];
+        clscan_ranked r;
         clscan_rank_tile(keys, ranked_values, base, len, shift, flags, clscan_tile, clscan_order, clscan_start,
-                         clscan_scratch, clscan_counts);
-        clscan_sort_write_tile(clscan_tile, clscan_order, clscan_base_of, clscan_start, keys_out,
+                         clscan_scratch, clscan_counts, &r);
+        clscan_sort_write_tile(clscan_tile, clscan_order, clscan_digit_at, &r, clscan_base_of, clscan_start,
+                               keys_out,
 #if defined(CLSCAN_SORT_VALUES)
                                values, values_out,
 #endif

@@ -230,7 +230,8 @@ void clscan_sort_onesweep(__global const clscan_key_t *keys, __global clscan_key
             clscan_base_of[d] = before;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        clscan_sort_write_tile(clscan_tile, clscan_order, clscan_base_of, clscan_start, keys_out,
+        clscan_sort_write_tile(clscan_tile, clscan_order, clscan_digit_at, &r, clscan_base_of, clscan_start,
+                               keys_out,
 #if defined(CLSCAN_SORT_VALUES)
                                values, values_out,
 #endif

@@ -8,19 +8,21 @@ typedef clscan__sort_args sort_args;
 enum { RADIX_BITS = CLSCAN__SORT_RADIX_BITS, HIST64 = CLSCAN__SORT_HIST64, BALLOT = CLSCAN__SORT_BALLOT };
 
 /* Local memory clscan_sort_scatter declares: the tile of keys and beside them their origins (or, with
- * ballots, values of up to 4 bytes themselves), each digit's base and start, the group scan's scratch of
- * packed counters (the largest a device may build), and with ballots each sub-group's digit counters
- * (two a word where the values move, and always for the extension's sub-groups). */
+ * ballots, one room for the keys and then their values of up to 4 bytes, and a byte a key for its
+ * digit), each digit's base and start, the group scan's scratch of packed counters (the largest a
+ * device may build), and with ballots each sub-group's digit counters (two a word where the values
+ * move, and always for the extension's sub-groups). */
 static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
 {
     size_t wg = cfg->wg_size, tile = CLSCAN_LOCAL_SORT_TILE(wg, cfg->items);
-    size_t radix = (size_t)1 << cfg->param[RADIX_BITS];
+    size_t radix = (size_t)1 << cfg->param[RADIX_BITS], key = clscan_type_size(a->key_type);
     const int exchange = a->by_key && CLSCAN_SORT_EXCHANGES(cfg->param[BALLOT], a->value_bytes);
-    const size_t moved = !a->by_key ? 0 : exchange ? a->value_bytes : sizeof(cl_ushort);
+    const size_t room = !exchange ? key + (a->by_key ? sizeof(cl_ushort) : 0)
+                                  : (key > a->value_bytes ? key : a->value_bytes) + sizeof(cl_uchar);
     const int ptx = cfg->param[BALLOT] == CLSCAN__SORT_BALLOT_PTX;   /* counters as sort_rank.clh has them */
     const size_t lanes = ptx ? CLSCAN_SORT_LANES_PTX : CLSCAN_SORT_LANES_KHR;
     const size_t counts = CLSCAN_LOCAL_SORT_COUNTS(wg, lanes, radix, exchange || !ptx);
-    return tile * (clscan_type_size(a->key_type) + moved) +
+    return tile * room +
            radix * (cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint)) + (radix + 1) * sizeof(cl_uint) +
            CLSCAN_LOCAL_WG_SCAN_MAX(wg) * sizeof(cl_ulong) + (cfg->param[BALLOT] ? counts * sizeof(cl_uint) : 0);
 }
