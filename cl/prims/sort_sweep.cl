@@ -6,9 +6,11 @@
  * The look-back's status is one 32-bit word a (tile, digit): the flag in the top two bits (0 nothing
  * yet, A the tile's count, P the count of every key of that digit up to and including the tile, plus
  * the keys of smaller digits in the whole pass), the count in the other 30 (the host takes this path
- * for n < 2^30 only). One word needs no ordering between words and no tags: the host zeroes the array
- * (and the ticket before it) ahead of each pass. The engine's tagged pieces (engine/lookback.clh) would
- * take 16 bytes a (tile, digit) where 4 do. The protocol is the engine's decoupled look-back: a tile
+ * for n < 2^30 only). One word needs no ordering between words and no tags: the words (and the ticket
+ * before them) are zero when a pass starts, the first pass's zeroed by the host and each later pass's,
+ * in a second array, by the pass before it, each tile its own (the host's fill of 64 MiB a pass at
+ * 2^28 took 44 us on the H200). The engine's tagged pieces (engine/lookback.clh) would take 16 bytes a
+ * (tile, digit) where 4 do. The protocol is the engine's decoupled look-back: a tile
  * that waits too long on a predecessor counts that tile's digit from the pass's source itself, which
  * is never written during the pass, so a count recomputed is the count published. */
 #define CLSCAN_SWEEP_A 0x40000000u
@@ -178,6 +180,17 @@ uint clscan_sweep_look_back(__global const uint *status, __global const clscan_k
     return acc + clscan_sweep_below(pass_counts, d);
 }
 
+/* Tile t's words of the next pass (and, tile 0, its ticket) zeroed: no tile of this pass reads them, and
+ * the next pass starts after this one ends. */
+void clscan_sweep_clear(__global uint *next_status, ulong t)
+{
+    const uint lid = get_local_id(0);
+    for (uint d = lid; d < CLSCAN_RADIX; d += CLSCAN_WG_SIZE)
+        next_status[1 + t * CLSCAN_RADIX + d] = 0u;
+    if (t == 0 && lid == 0)
+        next_status[0] = 0u;
+}
+
 /* One LSD pass: tiles by ticket (status[0], zero at the start), tile t's words at status[1 + t * RADIX].
  * counts + digit * CLSCAN_RADIX: the pass's digit counts over the whole input (clscan_sort_digits). The
  * tile's counts are published as soon as the ranking has them; the look-back runs once the keys are in
@@ -188,13 +201,14 @@ void clscan_sort_onesweep(__global const clscan_key_t *keys, __global clscan_key
 #if defined(CLSCAN_SORT_VALUES)
                           __global const clscan_value_t *values, __global clscan_value_t *values_out,
 #endif
-                          __global uint *status, __global const uint *counts, uint digit, ulong n, ulong num_tiles,
-                          uint shift, uint flags)
+                          __global uint *status, __global uint *next_status, __global const uint *counts, uint digit,
+                          ulong n, ulong num_tiles, uint shift, uint flags)
 {
 #if CLSCAN_WG_SIZE == 1
     /* Never launched so (the host takes one sweep in groups only); not compiling the ranking for a
      * group of one spares CPU builds its 8192-key private arrays. */
-    (void)keys, (void)keys_out, (void)status, (void)counts, (void)digit, (void)n, (void)num_tiles, (void)shift;
+    (void)keys, (void)keys_out, (void)status, (void)next_status, (void)counts, (void)digit, (void)n, (void)num_tiles;
+    (void)shift;
     (void)flags;
 #if defined(CLSCAN_SORT_VALUES)
     (void)values, (void)values_out;
@@ -215,6 +229,8 @@ void clscan_sort_onesweep(__global const clscan_key_t *keys, __global clscan_key
             break;
         const ulong base = t * CLSCAN_TILE;
         const uint len = n - base < CLSCAN_TILE ? (uint)(n - base) : CLSCAN_TILE;
+        if (!(flags & CLSCAN_SORT_TRANSFORM_OUT))   /* a pass follows: its words, zeroed for it */
+            clscan_sweep_clear(next_status, t);
         clscan_ranked r;
         clscan_rank_count(keys, ranked_values, base, len, shift, flags, clscan_tile, clscan_order, clscan_start,
                           clscan_scratch, clscan_counts, &r);
