@@ -229,6 +229,18 @@ clscan_context *ref_context(void)
     return ctx;
 }
 
+int ref_register_key12_affine(clscan_context *ctx, clscan_type *key12, clscan_op *affine)
+{
+    const uint64_t id = (uint64_t)1 << 32;
+    if (clscan_register_type(ctx, "test_key12", "typedef struct { uint a, b, c; } test_key12;", 12, key12) !=
+            CLSCAN_SUCCESS ||
+        (ctx->info.int64 && clscan_register_op(ctx, CLSCAN_UINT64, REF_AFFINE32_CL, &id, NULL, 0, affine) != CLSCAN_SUCCESS)) {
+        fprintf(stderr, "registration failed: %s\n", clscan_last_error(ctx));
+        return -1;
+    }
+    return 0;
+}
+
 void test_set_tile(clscan_context *ctx, unsigned wg_size, unsigned items)
 {
     clscan_tuning_set(ctx, CLSCAN_TUNE_WG_SIZE, wg_size);

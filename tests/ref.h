@@ -43,6 +43,34 @@ const char *ref_op_name(clscan_op op);
  * reason on stderr) when there is none. */
 clscan_context *ref_context(void);
 
+/* The fixture of most test programs: one context and one random state for all their cases (ctx and
+ * rng, the seed printed once), made and released by cmocka's group fixtures setup and teardown.
+ * REF_FIXTURE_THEN runs then(), defined after it, once the context is made: 0, or -1 to fail the group. */
+#define REF_FIXTURE_(name, after)                                                                       \
+    static clscan_context *ctx;                                                                         \
+    static uint64_t rng;                                                                                \
+    static int setup(void **state)                                                                      \
+    {                                                                                                   \
+        (void)state;                                                                                    \
+        rng = ref_seed(name);                                                                           \
+        ctx = ref_context();                                                                            \
+        return ctx ? (after) : -1;                                                                      \
+    }                                                                                                   \
+    static int teardown(void **state)                                                                   \
+    {                                                                                                   \
+        (void)state;                                                                                    \
+        clscan_context_release(ctx);                                                                    \
+        return 0;                                                                                       \
+    }
+#define REF_FIXTURE(name) REF_FIXTURE_(name, 0)
+#define REF_FIXTURE_THEN(name, then)                                                                    \
+    static int then(void);                                                                              \
+    REF_FIXTURE_(name, then())
+
+/* The tests' registered 12-byte key (struct { uint a, b, c; }, as "test_key12") and, where the device
+ * has 64-bit integers, REF_AFFINE32_CL on uint64; -1 with the reason on stderr when either fails. */
+int ref_register_key12_affine(clscan_context *ctx, clscan_type *key12, clscan_op *affine);
+
 /* Byte pattern written into outputs before a run, so that an element the library never wrote shows. */
 #define REF_POISON 0xA5
 cl_mem ref_buffer(clscan_context *ctx, size_t bytes, const void *init);   /* init NULL: poisoned */

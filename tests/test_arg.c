@@ -15,23 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-static clscan_context *ctx;
-static uint64_t rng;
-
-static int setup(void **state)
-{
-    (void)state;
-    rng = ref_seed("test_arg");
-    ctx = ref_context();
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    clscan_context_release(ctx);
-    return 0;
-}
+REF_FIXTURE("test_arg")
 
 /* Element i as a double, and whether it is a NaN (integers never). */
 static double as_double(const void *data, size_t i, clscan_type type)

@@ -21,24 +21,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-static clscan_context *ctx;
-static uint64_t rng;
+REF_FIXTURE("test_histogram")
 #define NONE UINT64_MAX
-
-static int setup(void **state)
-{
-    (void)state;
-    rng = ref_seed("test_histogram");
-    ctx = ref_context();
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    clscan_context_release(ctx);
-    return 0;
-}
 
 static int is_float(clscan_type t) { return t == CLSCAN_FLOAT || t == CLSCAN_DOUBLE; }
 static int is_signed(clscan_type t)

@@ -14,26 +14,14 @@
 #include <string.h>
 #include <cmocka.h>
 
-static clscan_context *ctx;
-static uint64_t rng;
 static unsigned runs;
+REF_FIXTURE_THEN("test_race", set_runs)
 
-static int setup(void **state)
+static int set_runs(void)
 {
-    (void)state;
-    rng = ref_seed("test_race");
-    if (!(ctx = ref_context()))
-        return -1;
     const char *env = getenv("CLSCAN_RACE_RUNS");
     runs = env && atoi(env) > 0 ? (unsigned)atoi(env) : (ctx->info.type & CL_DEVICE_TYPE_GPU) ? 1000 : 200;
     printf("[ runs     ] %u per case\n", runs);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    clscan_context_release(ctx);
     return 0;
 }
 

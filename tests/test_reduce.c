@@ -15,23 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-static clscan_context *ctx;
-static uint64_t rng;
-
-static int setup(void **state)
-{
-    (void)state;
-    rng = ref_seed("test_reduce");
-    ctx = ref_context();
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    clscan_context_release(ctx);
-    return 0;
-}
+REF_FIXTURE("test_reduce")
 
 /* One reduction of fresh random data; 1 when it matches and the input is unchanged. */
 static int reduce_one(size_t n, clscan_type type, clscan_op op, void *in, void *after)

@@ -19,23 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-static clscan_context *ctx;
-static uint64_t rng;
-
-static int setup(void **state)
-{
-    (void)state;
-    rng = ref_seed("test_sat");
-    ctx = ref_context();
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    clscan_context_release(ctx);
-    return 0;
-}
+REF_FIXTURE("test_sat")
 
 /* Element i of a buffer of type as long double (floats) or as its unsigned bits (integers). */
 static long double as_real(const void *p, size_t i, clscan_type t)

@@ -17,23 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-static clscan_context *ctx;
-static uint64_t rng;
-
-static int setup(void **state)
-{
-    (void)state;
-    rng = ref_seed("test_scan");
-    ctx = ref_context();
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    clscan_context_release(ctx);
-    return 0;
-}
+REF_FIXTURE("test_scan")
 
 /* No size above this (other_items_mode_pass and test_misc_subgroup_shapes lower it for small tiles). */
 static size_t size_cap = SIZE_MAX;

@@ -21,33 +21,13 @@
 #include <string.h>
 #include <cmocka.h>
 
-static clscan_context *ctx;
-static uint64_t rng;
 static clscan_type key12;    /* a registered 12-byte struct */
 static clscan_op affine;     /* affine maps mod 2^32 on uint64, not commutative */
+REF_FIXTURE_THEN("test_segscan", register_key12_affine)
 
-static int setup(void **state)
+static int register_key12_affine(void)
 {
-    (void)state;
-    rng = ref_seed("test_segscan");
-    ctx = ref_context();
-    if (!ctx)
-        return -1;
-    const uint64_t id = (uint64_t)1 << 32;
-    if (clscan_register_type(ctx, "test_key12", "typedef struct { uint a, b, c; } test_key12;", 12,
-                             &key12) != CLSCAN_SUCCESS ||
-        (ctx->info.int64 && clscan_register_op(ctx, CLSCAN_UINT64, REF_AFFINE32_CL, &id, NULL, 0, &affine) != CLSCAN_SUCCESS)) {
-        fprintf(stderr, "registration failed: %s\n", clscan_last_error(ctx));
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    clscan_context_release(ctx);
-    return 0;
+    return ref_register_key12_affine(ctx, &key12, &affine);
 }
 
 /* ---- heads ------------------------------------------------------------------------------------------- */

@@ -19,23 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-static clscan_context *ctx;
-static uint64_t rng;
-
-static int setup(void **state)
-{
-    (void)state;
-    rng = ref_seed("test_sort");
-    ctx = ref_context();
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    clscan_context_release(ctx);
-    return 0;
-}
+REF_FIXTURE("test_sort")
 
 /* ---- the reference order ---------------------------------------------------------------------- */
 static uint64_t key_bits(const unsigned char *keys, size_t i, size_t width)

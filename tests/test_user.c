@@ -21,8 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-static clscan_context *ctx;
-static uint64_t rng;
+REF_FIXTURE_THEN("test_user", register_all)
 
 /* ---- the operators, in OpenCL C and in C ---------------------------------------------------------- */
 static uint32_t affine16(uint32_t a, uint32_t b)   /* b after a: x -> bm (am x + ac) + bc, mod 2^16 */
@@ -32,12 +31,6 @@ static uint32_t affine16(uint32_t a, uint32_t b)   /* b after a: x -> bm (am x +
 }
 static const char affine16_cl[] = "(((b >> 16) * (a >> 16)) & 0xffffu) << 16 | (((b >> 16) * (a & 0xffffu) + (b & 0xffffu)) & 0xffffu)";
 
-static uint64_t affine32(uint64_t a, uint64_t b)   /* the same mod 2^32, in a ulong */
-{
-    uint32_t am = (uint32_t)(a >> 32), ac = (uint32_t)a, bm = (uint32_t)(b >> 32), bc = (uint32_t)b;
-    return (uint64_t)(uint32_t)(bm * am) << 32 | (uint32_t)(bm * ac + bc);
-}
-static const char affine32_cl[] = "(ulong)((uint)(b >> 32) * (uint)(a >> 32)) << 32 | (ulong)((uint)(b >> 32) * (uint)a + (uint)b)";
 
 static uint32_t matmul8(uint32_t a, uint32_t b)   /* a then b: the product a b of 2 x 2 matrices, mod 2^8 */
 {
@@ -66,7 +59,7 @@ static uint64_t combine(op_case c, uint64_t a, uint64_t b)
     switch (c) {
     case AFFINE16: return affine16((uint32_t)a, (uint32_t)b);
     case MATMUL8: return matmul8((uint32_t)a, (uint32_t)b);
-    case AFFINE32: return affine32(a, b);
+    case AFFINE32: return ref_affine32(a, b);   /* the same mod 2^32, in a ulong */
     default: return (uint32_t)((uint32_t)a + (uint32_t)b);
     }
 }
@@ -76,38 +69,24 @@ static uint64_t identity_of(op_case c)
     return c == AFFINE16 ? 0x10000u : c == MATMUL8 ? 0x01000001u : c == AFFINE32 ? (uint64_t)1 << 32 : 0;
 }
 
+/* The group's fixture (REF_FIXTURE_THEN): 0, or -1 with the reason on stderr. */
 static int register_all(void)
 {
     const uint32_t id16 = (uint32_t)identity_of(AFFINE16), idm = (uint32_t)identity_of(MATMUL8);
     const uint64_t id32 = identity_of(AFFINE32);
     const int32_t zero = 0;
-    return clscan_register_op(ctx, CLSCAN_UINT32, affine16_cl, &id16, NULL, 0, &ops[AFFINE16]) == CLSCAN_SUCCESS &&
+    const int ok = clscan_register_op(ctx, CLSCAN_UINT32, affine16_cl, &id16, NULL, 0, &ops[AFFINE16]) == CLSCAN_SUCCESS &&
            clscan_register_op(ctx, CLSCAN_UINT32, "mat_mul(a, b)", &idm, matmul8_preamble, 0, &ops[MATMUL8]) ==
                CLSCAN_SUCCESS &&
            (!ctx->info.int64 ||
-            clscan_register_op(ctx, CLSCAN_UINT64, affine32_cl, &id32, NULL, 0, &ops[AFFINE32]) == CLSCAN_SUCCESS) &&
+            clscan_register_op(ctx, CLSCAN_UINT64, REF_AFFINE32_CL, &id32, NULL, 0, &ops[AFFINE32]) == CLSCAN_SUCCESS) &&
            clscan_register_op(ctx, CLSCAN_INT32, "a + b", &zero, NULL, CLSCAN_OP_COMMUTATIVE, &ops[ADD32]) ==
                CLSCAN_SUCCESS;
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    rng = ref_seed("test_user");
-    ctx = ref_context();
-    if (ctx && !register_all()) {
+    if (!ok)
         fprintf(stderr, "registration failed: %s\n", clscan_last_error(ctx));
-        return -1;
-    }
-    return ctx ? 0 : -1;
+    return ok ? 0 : -1;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    clscan_context_release(ctx);
-    return 0;
-}
 
 /* ---- data and references ---------------------------------------------------------------------------- */
 /* Elements that keep products from collapsing: odd multipliers (invertible mod 2^k), any addends. */

@@ -24,8 +24,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-static clscan_context *ctx;
-static uint64_t rng;
+REF_FIXTURE_THEN("test_user_types", register_cases)
 
 /* ---- the combined structs, in OpenCL C and in C ----------------------------------------------------- */
 typedef struct { float value; uint32_t index; } argmin_t;   /* also examples/argmax_struct.c's value_at */
@@ -185,13 +184,9 @@ static int same(combine_case c, const void *a, const void *b)
     }
 }
 
-static int setup(void **state)
+/* The group's fixture (REF_FIXTURE_THEN): every case's type and operator registered. */
+static int register_cases(void)
 {
-    (void)state;
-    rng = ref_seed("test_user_types");
-    ctx = ref_context();
-    if (!ctx)
-        return -1;
     for (int c = 0; c < CASES; c++) {
         unsigned char id[64];
         identity((combine_case)c, id);
@@ -206,12 +201,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    clscan_context_release(ctx);
-    return 0;
-}
 
 /* ---- scans and reductions ------------------------------------------------------------------------- */
 static int check_scan(combine_case c, const unsigned char *in, const unsigned char *got, size_t n, int exclusive,
