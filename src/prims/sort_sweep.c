@@ -28,19 +28,19 @@ static clscan_status sweep_digits(clscan_context *ctx, const clscan__program *p,
     return st;
 }
 
-/* Pass i: clscan_sort_onesweep over status[i % 2], whose words (and the ticket before them) the host
- * zeroes for the first pass and each pass for the next, in status[(i + 1) % 2]; a group a tile (tiles
- * past the launch's groups taken by ticket; CLSCAN_TUNE_SP_GROUPS, for the tests, launches that many
- * groups a compute unit instead, so that groups take tile after tile at any size). */
+/* One pass: clscan_sort_onesweep over status, whose words (and the ticket before them) are zero, zeroing
+ * next's for the pass after it; a group a tile (tiles past the launch's groups taken by ticket;
+ * CLSCAN_TUNE_SP_GROUPS, for the tests, launches that many groups a compute unit instead, so that
+ * groups take tile after tile at any size). */
 static clscan_status sweep_pass(clscan_context *ctx, const clscan__program *p, const clscan__sort_args *a,
-                                const clscan__sort_buffers *b, cl_mem digits, const cl_mem *status, unsigned i,
+                                const clscan__sort_buffers *b, cl_mem digits, cl_mem status, cl_mem next,
                                 clscan__sort_route r, cl_uint shift, cl_uint digit, const clscan__sort_shape *s)
 {
     const cl_ulong n64 = a->n, tiles64 = s->tiles;
     clscan__arg args[13];
     size_t count = clscan__sort_pair_args(a, b, r.from, r.to, args);
-    args[count++] = CLSCAN__MEM(status[i % 2]);
-    args[count++] = CLSCAN__MEM(status[(i + 1) % 2]);
+    args[count++] = CLSCAN__MEM(status);
+    args[count++] = CLSCAN__MEM(next);
     args[count++] = CLSCAN__MEM(digits);
     args[count++] = CLSCAN__VAL(digit);
     args[count++] = CLSCAN__VAL(n64);
@@ -49,16 +49,14 @@ static clscan_status sweep_pass(clscan_context *ctx, const clscan__program *p, c
     args[count++] = CLSCAN__VAL(r.flags);
     const long per_unit = clscan__tuned(ctx, CLSCAN_TUNE_SP_GROUPS);
     const size_t few = per_unit > 0 ? (size_t)per_unit * ctx->info.compute_units : s->tiles;
-    clscan_status st = i == 0 ? clscan__fill_zero(ctx, status[0], (1 + s->counts) * sizeof(cl_uint)) : CLSCAN_SUCCESS;
-    if (st == CLSCAN_SUCCESS)
-        st = clscan__launch_into(ctx, p, "clscan_sort_onesweep", args, count, few < s->tiles ? few : s->tiles,
-                                 clscan__sort_written_by(a, b, r.to));
-    return st;
+    return clscan__launch_into(ctx, p, "clscan_sort_onesweep", args, count, few < s->tiles ? few : s->tiles,
+                               clscan__sort_written_by(a, b, r.to));
 }
 
 /* One-sweep LSD: the digits of every pass counted in one launch (which also gathers `varying`), then a
  * launch a pass whose digit varies, routed as sort_lsd's. The status words of even passes take the
- * counts' slot, those of odd passes a slot of their own. */
+ * counts' slot, those of odd passes a slot of their own; the host zeroes the first pass's, each pass
+ * the next one's. */
 clscan_status clscan__sort_sweep(clscan_context *ctx, const clscan__program *p, const clscan__sort_args *a)
 {
     const clscan__config *cfg = &p->config;
@@ -67,10 +65,11 @@ clscan_status clscan__sort_sweep(clscan_context *ctx, const clscan__program *p, 
     const size_t words = sweep_digit_words(a, radix_bits);
     clscan__sort_buffers b = {{NULL}, {NULL}, NULL, NULL};
     cl_mem digits = NULL, status[2] = {NULL, NULL};
+    const size_t status_bytes = (1 + shape.counts) * sizeof(cl_uint);
     cl_ulong varying = 0;
     clscan_status st = clscan__sort_buffers_get(ctx, cfg, a, 1 + shape.counts, &b);
     if (st == CLSCAN_SUCCESS)
-        st = clscan__scratch(ctx, "sort pass status", (1 + shape.counts) * sizeof(cl_uint), &status[1]);
+        st = clscan__scratch(ctx, "sort pass status", status_bytes, &status[1]);
     if (st == CLSCAN_SUCCESS)
         st = clscan__scratch(ctx, "sort pass digits", words * sizeof(cl_uint), &digits);
     if (st == CLSCAN_SUCCESS)
@@ -81,8 +80,10 @@ clscan_status clscan__sort_sweep(clscan_context *ctx, const clscan__program *p, 
     const unsigned count =
         st == CLSCAN_SUCCESS ? clscan__sort_active_shifts(varying, a->begin, a->end, radix_bits, shifts, numbers) : 0;
     status[0] = b.hist;
+    if (st == CLSCAN_SUCCESS && count > 0)
+        st = clscan__fill_zero(ctx, status[0], status_bytes);
     for (unsigned i = 0; st == CLSCAN_SUCCESS && i < count; i++)
-        st = sweep_pass(ctx, p, a, &b, digits, status, i, clscan__sort_pass_route(a, i, count), shifts[i], numbers[i],
-                        &shape);
+        st = sweep_pass(ctx, p, a, &b, digits, status[i % 2], status[(i + 1) % 2], clscan__sort_pass_route(a, i, count),
+                        shifts[i], numbers[i], &shape);
     return st == CLSCAN_SUCCESS ? clscan__sort_after_passes(ctx, p, a, &b, count, shape.tiles) : st;
 }
