@@ -56,15 +56,16 @@ void clscan_sort_hist(__global const clscan_key_t *keys, __global clscan_hist_t 
         atomic_or(&varying[1], clscan_differ[1]);
 }
 
-/* A ranked tile (tile[] in digit order, start[d] where digit d begins in it) to its places: key j of
- * digit d goes to base_of[d] + (j - start[d]), and its value after it: from the key's origin in the
+/* A ranked tile (tile[] in digit order) to its places: key j of digit d goes to base_of[d] + j (where
+ * the digit's keys go, less where they begin in the tile: one local read a key), and its value after
+ * it: from the key's origin in the
  * tile, moved[j], or (CLSCAN_SORT_EXCHANGE) once every key is out, the values placed in moved[] (the
  * keys' own room: 5 bytes a key of uint32 pairs instead of 8, and on the H200 the pairs kernel no
  * longer spills), each position's digit kept in digit_at[] meanwhile. Out coalesced: neighbours in the sorted tile mostly share a digit, so
  * their places are neighbours too. */
 void clscan_sort_write_tile(__local const clscan_key_t *tile, __local clscan_moved_t *moved,
                             __local uchar *digit_at, const clscan_ranked *r, __local const clscan_hist_t *base_of,
-                            __local const uint *start, __global clscan_key_t *keys_out,
+                            __global clscan_key_t *keys_out,
 #if defined(CLSCAN_SORT_VALUES)
                             __global const clscan_value_t *values, __global clscan_value_t *values_out,
 #endif
@@ -74,14 +75,14 @@ void clscan_sort_write_tile(__local const clscan_key_t *tile, __local clscan_mov
     for (uint i = 0; i < CLSCAN_ITEMS; i++) {
         uint j = i * CLSCAN_WG_SIZE + lid;
         if (j < len) {
-            clscan_key_t key = tile[CLSCAN_PAD(j)];
+            clscan_key_t key = tile[CLSCAN_SORT_AT(j)];
             uint d = clscan_digit_of(key, shift);
-            ulong to = base_of[d] + (j - start[d]);
+            const clscan_hist_t to = base_of[d] + j;
             keys_out[to] = clscan_out_key(key, flags);
 #if defined(CLSCAN_SORT_EXCHANGE)
             digit_at[j] = (uchar)d;
 #elif defined(CLSCAN_SORT_VALUES)
-            values_out[to] = values[base + moved[CLSCAN_PAD(j)]];
+            values_out[to] = values[base + moved[CLSCAN_SORT_AT(j)]];
 #endif
         }
     }
@@ -92,7 +93,7 @@ void clscan_sort_write_tile(__local const clscan_key_t *tile, __local clscan_mov
         uint j = i * CLSCAN_WG_SIZE + lid;
         if (j < len) {
             uint d = digit_at[j];
-            values_out[base_of[d] + (j - start[d])] = moved[CLSCAN_PAD(j)];
+            values_out[(clscan_hist_t)(base_of[d] + j)] = moved[CLSCAN_SORT_AT(j)];
         }
     }
 #else
@@ -173,8 +174,10 @@ void clscan_sort_scatter(__global const clscan_key_t *keys, __global clscan_key_
         clscan_ranked r;
         clscan_rank_tile(keys, ranked_values, base, len, shift, flags, clscan_tile, clscan_order, clscan_start,
                          clscan_scratch, clscan_counts, &r);
-        clscan_sort_write_tile(clscan_tile, clscan_order, clscan_digit_at, &r, clscan_base_of, clscan_start,
-                               keys_out,
+        for (uint d = lid; d < CLSCAN_RADIX; d += CLSCAN_WG_SIZE)   /* as clscan_sort_write_tile takes it */
+            clscan_base_of[d] -= clscan_start[d];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        clscan_sort_write_tile(clscan_tile, clscan_order, clscan_digit_at, &r, clscan_base_of, keys_out,
 #if defined(CLSCAN_SORT_VALUES)
                                values, values_out,
 #endif

@@ -243,11 +243,10 @@ void clscan_sort_onesweep(__global const clscan_key_t *keys, __global clscan_key
         for (uint d = lid, i = 0; d < CLSCAN_RADIX; d += CLSCAN_WG_SIZE, i++) {
             const uint before = clscan_sweep_look_back(words, keys, n, t, d, shift, flags, pass_counts);
             atomic_xchg(&words[t * CLSCAN_RADIX + d], CLSCAN_SWEEP_P | (before + total[i]));
-            clscan_base_of[d] = before;
+            clscan_base_of[d] = before - clscan_start[d];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        clscan_sort_write_tile(clscan_tile, clscan_order, clscan_digit_at, &r, clscan_base_of, clscan_start,
-                               keys_out,
+        clscan_sort_write_tile(clscan_tile, clscan_order, clscan_digit_at, &r, clscan_base_of, keys_out,
 #if defined(CLSCAN_SORT_VALUES)
                                values, values_out,
 #endif
