@@ -39,6 +39,7 @@ typedef enum clscan_tuning_key {
     CLSCAN_TUNE_SP_FOLD,          /* every look-back: 1 one work-item folds each window; -1 all work-items */
     CLSCAN_TUNE_SP_BY_ID,         /* single-pass scans of a group a tile: 1 tiles by group number; -1 tickets */
     CLSCAN_TUNE_SORT_ONESWEEP,    /* sorts in groups of more than one work-item: 1 one-sweep passes; -1 three launches */
+    CLSCAN_TUNE_MAX_REGISTERS,    /* NVIDIA: every program's kernels held to this many registers; -1 none */
     CLSCAN_TUNE_KEY_COUNT
 } clscan_tuning_key;
 

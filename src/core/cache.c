@@ -153,7 +153,7 @@ static int cache_write(clscan_context *ctx, const char *key, const unsigned char
     return 0;
 }
 
-static unsigned char *program_binary(cl_program prog, size_t *size)
+unsigned char *clscan__program_binary(cl_program prog, size_t *size)
 {
     cl_uint ndev = 0;
     if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, NULL) != CL_SUCCESS || ndev != 1 ||
@@ -196,7 +196,7 @@ cl_program clscan__cache_load(clscan_context *ctx, const char *key, const char *
 void clscan__cache_store(clscan_context *ctx, const char *key, cl_program prog)
 {
     size_t size = 0;
-    unsigned char *bin = program_binary(prog, &size);
+    unsigned char *bin = clscan__program_binary(prog, &size);
     if (bin && cache_write(ctx, key, bin, size))
         ctx->stats.binary_writes++;
     free(bin);

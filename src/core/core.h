@@ -155,6 +155,7 @@ typedef struct clscan__config {
     int sp_by_id;                   /* scans of a group a tile number tiles by group (CLSCAN_SP_BY_ID) */
     int dp4a;                       /* 8-bit sums by NVIDIA's dp4a (CLSCAN_BYTES_DP4A) */
     int llvmpipe;                   /* llvmpipe's compiler workarounds (CLSCAN_LLVMPIPE) */
+    unsigned max_regs;              /* NVIDIA: each kernel held to this many registers (ptx.c); 0 none */
     unsigned param[CLSCAN__MAX_PARAMS];
     char defines[256];
 } clscan__config;
@@ -193,6 +194,16 @@ void clscan__default_cache_dir(char *buf, size_t len);
 cl_program clscan__cache_load(clscan_context *ctx, const char *key, const char *options);
 /* Writes prog's binary under key; an unwritable cache is not an error. */
 void clscan__cache_store(clscan_context *ctx, const char *key, cl_program prog);
+/* prog's binary for its one device (malloc'd; NULL if it has none or more devices). */
+unsigned char *clscan__program_binary(cl_program prog, size_t *size);
+
+/* ---- NVIDIA's PTX (ptx.c) ------------------------------------------------------------------------ */
+/* A copy of PTX text (size bytes, NUL-ended or not) with `.maxnreg regs` on every entry (malloc'd,
+ * *out_size its length); NULL where it is not PTX, has no entry, already caps one, or regs is 0. Pure. */
+unsigned char *clscan__ptx_with_cap(const unsigned char *ptx, size_t size, unsigned regs, size_t *out_size);
+/* prog built again from its own PTX with every entry capped at regs registers; NULL where it cannot be
+ * (not PTX, the driver refuses): prog is left as it was either way. */
+cl_program clscan__ptx_capped(clscan_context *ctx, cl_program prog, const char *options, unsigned regs);
 
 /* ---- the context (context.c) and its override (override.c) ------------------------------------ */
 #define CLSCAN__MAX_SCRATCH 32

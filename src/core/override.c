@@ -10,7 +10,7 @@ static const char *const key_names[CLSCAN_TUNE_KEY_COUNT] = {
     "wg_size", "items", "items_mode", "portable", "force_fallback", "sp_groups", "reduce_strided",
     "sort_radix_bits", "sat_path", "sat_band", "sat_segment", "sat_tile", "sat_wide", "sat_separate",
     "subgroups", "dump_source", "scratch_bytes", "runs_count64", "hist_merge", "sp_fold",
-    "sp_by_id", "sort_onesweep"};
+    "sp_by_id", "sort_onesweep", "max_regs"};
 
 const char *clscan_tuning_key_name(clscan_tuning_key key)
 {

@@ -57,9 +57,12 @@ void clscan__config_define_uint(clscan__config *cfg, const char *name, unsigned 
 
 int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
 {
+    char max_regs[48] = "";   /* no kernel reads it: it tells the cache key and a dump apart */
+    if (cfg->max_regs)
+        snprintf(max_regs, sizeof max_regs, "#define CLSCAN_MAX_REGISTERS %u\n", cfg->max_regs);
     return snprintf(buf, len,
                     "#define CLSCAN_TYPE_%s\n#define CLSCAN_OP_%s\n#define CLSCAN_WG_ALGO_%s\n"
-                    "#define CLSCAN_WG_SIZE %u\n#define CLSCAN_ITEMS %u\n%s%s%s%s%s%s%s%s%s%s%s%s",
+                    "#define CLSCAN_WG_SIZE %u\n#define CLSCAN_ITEMS %u\n%s%s%s%s%s%s%s%s%s%s%s%s%s",
                     type_define(cfg->type), op_define(cfg->op), wg_define(cfg->wg), cfg->wg_size, cfg->items,
                     cfg->defines, cfg->stream ? "#define CLSCAN_ITEMS_STREAM\n" : "", sg_define(cfg->sg),
                     cfg->vec_io ? "#define CLSCAN_VEC_IO\n" : "", cfg->vec4 ? "#define CLSCAN_VEC4\n" : "",
@@ -68,7 +71,8 @@ int clscan__write_defines(const clscan__config *cfg, char *buf, size_t len)
                     cfg->volatile_reads ? "#define CLSCAN_SP_VOLATILE_READS\n" : "",
                     cfg->sp_fold_one ? "#define CLSCAN_SP_FOLD_ONE\n" : "",
                     cfg->sp_by_id ? "#define CLSCAN_SP_BY_ID\n" : "",
-                    cfg->dp4a ? "#define CLSCAN_BYTES_DP4A\n" : "", cfg->llvmpipe ? "#define CLSCAN_LLVMPIPE\n" : "");
+                    cfg->dp4a ? "#define CLSCAN_BYTES_DP4A\n" : "", cfg->llvmpipe ? "#define CLSCAN_LLVMPIPE\n" : "",
+                    max_regs);
 }
 
 /* ---- building ------------------------------------------------------------------------------- */
@@ -117,8 +121,9 @@ static clscan_status build_failed(clscan_context *ctx, cl_program prog, cl_int e
                         clscan__cl_error_name(err), err, ctx->sources.dir, log);
 }
 
-static clscan_status build_from_source(clscan_context *ctx, const char *source, const char *key, const char *options,
-                                       cl_program *out)
+/* Built from source, then (a cap asked for) again from its PTX with the cap, which the cache keeps. */
+static clscan_status build_from_source(clscan_context *ctx, const clscan__config *cfg, const char *source,
+                                       const char *key, const char *options, cl_program *out)
 {
     cl_int err = CL_SUCCESS;
     cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
@@ -132,6 +137,11 @@ static clscan_status build_from_source(clscan_context *ctx, const char *source, 
         return st;
     }
     ctx->stats.source_builds++;
+    cl_program capped = cfg->max_regs ? clscan__ptx_capped(ctx, prog, options, cfg->max_regs) : NULL;
+    if (capped) {
+        clReleaseProgram(prog);
+        prog = capped;
+    }
     if (ctx->cache_store)
         clscan__cache_store(ctx, key, prog);
     *out = prog;
@@ -180,6 +190,7 @@ static int same_config(const clscan__config *a, const clscan__config *b)
            a->vec_io == b->vec_io && a->vec4 == b->vec4 && a->atomics64 == b->atomics64 &&
            a->force_fallback == b->force_fallback && a->volatile_reads == b->volatile_reads && a->dp4a == b->dp4a &&
            a->llvmpipe == b->llvmpipe && a->sp_fold_one == b->sp_fold_one && a->sp_by_id == b->sp_by_id &&
+           a->max_regs == b->max_regs &&
            memcmp(a->param, b->param, sizeof a->param) == 0 && strcmp(a->defines, b->defines) == 0;
 }
 
@@ -219,7 +230,7 @@ clscan_status clscan__get_program(clscan_context *ctx, const clscan__config *cfg
     clscan_status st = CLSCAN_SUCCESS;
     p->program = ctx->cache_on ? clscan__cache_load(ctx, key, options) : NULL;
     if (!p->program)
-        st = build_from_source(ctx, source, key, options, &p->program);
+        st = build_from_source(ctx, cfg, source, key, options, &p->program);
     free(source);
     if (st == CLSCAN_SUCCESS)
         st = create_kernels(ctx, p);

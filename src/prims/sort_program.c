@@ -99,8 +99,10 @@ clscan__config clscan__sort_config(const clscan_context *ctx, const sort_args *a
     cfg.vec_io = 0, cfg.vec4 = 0;
     while (cfg.wg_size > 1 && cfg.wg_size > ctx->info.max_wg)
         cfg.wg_size /= 2;
-    if (!a->by_key && t.sweep_items && takes_sweep(&t, cfg.wg_size, a))
+    if (!a->by_key && t.sweep_items && takes_sweep(&t, cfg.wg_size, a)) {
         cfg.items = t.sweep_items;   /* larger tiles: fewer to look back over */
+        cfg.max_regs = clscan__max_regs(ctx, t.sweep_regs);
+    }
     /* Digits never read past the range (sort_lsd), so a range narrower than a digit takes narrower
      * ones: the widest even count of bits it holds (ranking goes 2 bits a round), one bit the split. */
     const unsigned width = a->end - a->begin, even = width & ~1u;

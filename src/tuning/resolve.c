@@ -187,6 +187,13 @@ size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles)
     return per_cu && groups < tiles ? groups : tiles;
 }
 
+unsigned clscan__max_regs(const clscan_context *ctx, unsigned table)
+{
+    const long set = clscan__tuned(ctx, CLSCAN_TUNE_MAX_REGISTERS);
+    const unsigned regs = set > 0 ? (unsigned)(set < 255 ? set : 255) : set < 0 ? 0 : table;
+    return ctx->info.is_nvidia ? regs : 0;   /* a cap is written into PTX: other devices have none */
+}
+
 int clscan__sp_by_id(const clscan_context *ctx)
 {
     long set = clscan__tuned(ctx, CLSCAN_TUNE_SP_BY_ID);

@@ -9,14 +9,18 @@ typedef struct sort_row {
     int onesweep;                    /* CLSCAN__SWEEP_KEYS | CLSCAN__SWEEP_PAIRS: the sorts that take it */
     unsigned sweep_log4;             /* 4-byte keys alone sweep from 2^sweep_log4 keys on (0: never) */
     unsigned sweep_items4;           /* ... in tiles of that many keys a work-item */
+    unsigned sweep_regs4;            /* ... their kernels held to that many registers (0: the compiler's) */
 } sort_row;
 
 static const sort_row table[] = {
     /* H200, 2^28 uint32: pairs one sweep 11.53-11.57 ms against 12.12-12.15 (a tile of 16 keys a
      * work-item: 24 with their values leaves no local memory), keys alone one sweep in tiles of 24 keys
-     * a work-item 7.97 against 9.48, but slower below 2^24 (bench/notebook.md, 2026-11-29). */
+     * a work-item 7.97 against 9.48, but slower below 2^24 (bench/notebook.md, 2026-11-29). Those keys'
+     * one-sweep pass held to 80 registers (3 groups a compute unit instead of 2, some 36 bytes spilled)
+     * 2^26: 385 us against 437 at ptxas's 127; at 64, 400 us. Pairs gain nothing at 80 (653 against 654
+     * us) and lose at 64 (889): no cap (bench/notebook.md, 2026-11-29, twenty-third session). */
     {.key = {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 16, .items8 = 8, .radix_bits = 8,
-     .onesweep = CLSCAN__SWEEP_PAIRS, .sweep_log4 = 25, .sweep_items4 = 24},
+     .onesweep = CLSCAN__SWEEP_PAIRS, .sweep_log4 = 25, .sweep_items4 = 24, .sweep_regs4 = 80},
     {.key = {NULL, NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 8, .items8 = 4, .radix_bits = 8},
     {.key = {NULL, NULL, CL_DEVICE_TYPE_CPU}, .wg = 1, .items4 = 8192, .items8 = 8192, .radix_bits = 8},
     {.key = {NULL, NULL, 0}, .wg = 128, .items4 = 8, .items8 = 4, .radix_bits = 8},
@@ -26,10 +30,11 @@ clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t ke
 {
     const sort_row *row = CLSCAN__ROW(dev, table);
     clscan__sort_tuning t = {row->wg, key_bytes == 8 ? row->items8 : row->items4, row->radix_bits, row->onesweep, 0,
-                             0};
+                             0, 0};
     if (key_bytes == 4 && row->sweep_log4) {
         t.onesweep |= CLSCAN__SWEEP_KEYS;
         t.sweep_from = (size_t)1 << row->sweep_log4, t.sweep_items = row->sweep_items4;
+        t.sweep_regs = row->sweep_regs4;
     }
     return t;
 }

@@ -41,12 +41,14 @@ unsigned clscan__table_hist_wg(const clscan__device_info *dev);   /* 0: the scan
 /* onesweep: which sorts take one-sweep passes, keys alone and (or) keys with values. */
 enum { CLSCAN__SWEEP_KEYS = 1, CLSCAN__SWEEP_PAIRS = 2 };
 /* Sorts: work-group, keys a work-item, digit bits; which sorts take one-sweep passes, and sorts of keys
- * alone from sweep_from keys on (0: every size) in tiles of sweep_items keys a work-item (0: items). */
+ * alone from sweep_from keys on (0: every size) in tiles of sweep_items keys a work-item (0: items),
+ * their kernels held to sweep_regs registers (core/ptx.c). */
 typedef struct clscan__sort_tuning {
     unsigned wg_size, items, radix_bits;
     int onesweep;
     size_t sweep_from;
     unsigned sweep_items;
+    unsigned sweep_regs;             /* NVIDIA: the registers those one-sweep kernels are held to (0: no cap) */
 } clscan__sort_tuning;
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes);
 /* Summed-area tables: rows per band (0: the CPU shape), tiles a group from which three-pass tasks are
@@ -76,6 +78,9 @@ unsigned clscan__sat_tile(const clscan_context *ctx, unsigned band, size_t elem)
 size_t clscan__sp_groups(const clscan_context *ctx, size_t tiles);
 /* Whether one work-item folds program id's look-back windows (the override: every program's; the table). */
 int clscan__sp_fold_one(const clscan_context *ctx, clscan__program_id id);
+/* The register cap of a program whose table sets `table` (0: none): the override's where it sets one
+ * (-1: none), and none off NVIDIA (core/ptx.c). */
+unsigned clscan__max_regs(const clscan_context *ctx, unsigned table);
 /* Whether a single-pass scan launch of a group a tile numbers its tiles by group (the table's choice,
  * or CLSCAN_TUNE_SP_BY_ID). */
 int clscan__sp_by_id(const clscan_context *ctx);
