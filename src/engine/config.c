@@ -35,7 +35,7 @@ clscan__config clscan__config_with(const clscan_context *ctx, clscan__program_id
     cfg.sp_by_id = id == CLSCAN__PROGRAM_SCAN && clscan__sp_by_id(ctx);   /* the scan's loop alone reads it */
     cfg.dp4a = ctx->info.dp4a && !portable && elem == 1;
     cfg.llvmpipe = ctx->info.llvmpipe;
-    cfg.max_regs = clscan__max_regs(ctx, 0);   /* the tables set a cap per program where they take one */
+    cfg.max_regs = clscan__max_regs(ctx, clscan__table_max_regs(&ctx->info, id));
     return cfg;
 }
 

@@ -51,6 +51,8 @@ typedef struct clscan__sort_tuning {
     unsigned sweep_regs;             /* NVIDIA: the registers those one-sweep kernels are held to (0: no cap) */
 } clscan__sort_tuning;
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes);
+/* The registers program id's kernels are held to on dev (0: the compiler's choice; registers.c). */
+unsigned clscan__table_max_regs(const clscan__device_info *dev, clscan__program_id id);
 /* Summed-area tables: rows per band (0: the CPU shape), tiles a group from which three-pass tasks are
  * one band (0: never), rows of the table pass's tiles for elem-byte elements (0: a band). */
 unsigned clscan__table_sat_band(const clscan__device_info *dev);
