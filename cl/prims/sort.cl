@@ -58,11 +58,10 @@ void clscan_sort_hist(__global const clscan_key_t *keys, __global clscan_hist_t 
 
 /* A ranked tile (tile[] in digit order) to its places: key j of digit d goes to base_of[d] + j (where
  * the digit's keys go, less where they begin in the tile: one local read a key), and its value after
- * it: from the key's origin in the
- * tile, moved[j], or (CLSCAN_SORT_EXCHANGE) once every key is out, the values placed in moved[] (the
- * keys' own room: 5 bytes a key of uint32 pairs instead of 8, and on the H200 the pairs kernel no
- * longer spills), each position's digit kept in digit_at[] meanwhile. Out coalesced: neighbours in the sorted tile mostly share a digit, so
- * their places are neighbours too. */
+ * it: from the key's origin in the tile, moved[j], or (CLSCAN_SORT_EXCHANGE) once every key is out,
+ * the values placed in moved[] (the keys' own room: 5 bytes a key of uint32 pairs instead of 8, and on
+ * the H200 the pairs kernel no longer spills), each position's digit kept in digit_at[] meanwhile. Out
+ * coalesced: neighbours in the sorted tile mostly share a digit, so their places are neighbours too. */
 void clscan_sort_write_tile(__local const clscan_key_t *tile, __local clscan_moved_t *moved,
                             __local uchar *digit_at, const clscan_ranked *r, __local const clscan_hist_t *base_of,
                             __global clscan_key_t *keys_out,

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char entry_word[] = ".entry ";
+
 /* Where the directives after entry e's parameter list end (the '{' of its body), or NULL where that
  * is not found or a cap is already among them. */
 static const char *entry_body(const char *e, const char *end)
@@ -24,14 +26,13 @@ static const char *entry_body(const char *e, const char *end)
 static unsigned char *with_directives(const char *t, size_t size, const char *directive, size_t entries,
                                       size_t *out_size)
 {
-    static const char entry[] = ".entry ";
     const size_t dlen = strlen(directive);
     unsigned char *out = malloc(size + entries * dlen);
     if (!out)
         return NULL;
     size_t used = 0;
     const char *from = t;
-    for (const char *e = strstr(t, entry); e; e = strstr(e + 1, entry)) {
+    for (const char *e = strstr(t, entry_word); e; e = strstr(e + 1, entry_word)) {
         const char *body = entry_body(e, t + size);
         memcpy(out + used, from, (size_t)(body - from));
         memcpy(out + used + (size_t)(body - from), directive, dlen);
@@ -45,7 +46,6 @@ static unsigned char *with_directives(const char *t, size_t size, const char *di
 
 unsigned char *clscan__ptx_with_cap(const unsigned char *ptx, size_t size, unsigned regs, size_t *out_size)
 {
-    static const char entry[] = ".entry ";
     char directive[32], *t = regs ? malloc(size + 1) : NULL;   /* searched as a string: ended by a NUL */
     if (!t)
         return NULL;
@@ -54,8 +54,10 @@ unsigned char *clscan__ptx_with_cap(const unsigned char *ptx, size_t size, unsig
     snprintf(directive, sizeof directive, ".maxnreg %u\n", regs);
     size_t entries = 0;
     int ok = strstr(t, ".version ") != NULL && strstr(t, ".target ") != NULL;
-    for (const char *e = strstr(t, entry); ok && e; e = strstr(e + 1, entry))
-        ok = entry_body(e, t + size) != NULL, entries++;
+    for (const char *e = strstr(t, entry_word); ok && e; e = strstr(e + 1, entry_word)) {
+        ok = entry_body(e, t + size) != NULL;
+        entries++;
+    }
     unsigned char *out = ok && entries ? with_directives(t, size, directive, entries, out_size) : NULL;
     free(t);
     return out;
