@@ -31,7 +31,6 @@ static uint32_t affine16(uint32_t a, uint32_t b)   /* b after a: x -> bm (am x +
 }
 static const char affine16_cl[] = "(((b >> 16) * (a >> 16)) & 0xffffu) << 16 | (((b >> 16) * (a & 0xffffu) + (b & 0xffffu)) & 0xffffu)";
 
-
 static uint32_t matmul8(uint32_t a, uint32_t b)   /* a then b: the product a b of 2 x 2 matrices, mod 2^8 */
 {
     uint32_t a00 = a & 255u, a01 = a >> 8 & 255u, a10 = a >> 16 & 255u, a11 = a >> 24;
@@ -86,7 +85,6 @@ static int register_all(void)
         fprintf(stderr, "registration failed: %s\n", clscan_last_error(ctx));
     return ok ? 0 : -1;
 }
-
 
 /* ---- data and references ---------------------------------------------------------------------------- */
 /* Elements that keep products from collapsing: odd multipliers (invertible mod 2^k), any addends. */

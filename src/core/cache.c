@@ -167,6 +167,19 @@ unsigned char *clscan__program_binary(cl_program prog, size_t *size)
     return bin;
 }
 
+cl_program clscan__program_from_binary(clscan_context *ctx, const unsigned char *bin, size_t size, const char *options)
+{
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    const unsigned char *bins[1] = {bin};
+    cl_program prog = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &size, bins, &status, &err);
+    if (prog && err == CL_SUCCESS && status == CL_SUCCESS &&
+        clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL) == CL_SUCCESS)
+        return prog;
+    if (prog)
+        clReleaseProgram(prog);
+    return NULL;
+}
+
 cl_program clscan__cache_load(clscan_context *ctx, const char *key, const char *options)
 {
     char path[4200];
@@ -178,19 +191,13 @@ cl_program clscan__cache_load(clscan_context *ctx, const char *key, const char *
             ctx->stats.binary_rejects++;   /* present but corrupt: rebuilt below, then replaced */
         return NULL;
     }
-    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
-    const unsigned char *bins[1] = {bin};
-    cl_program prog = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &size, bins, &status, &err);
+    cl_program prog = clscan__program_from_binary(ctx, bin, size, options);
     free(bin);
-    if (prog && err == CL_SUCCESS && status == CL_SUCCESS &&
-        clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL) == CL_SUCCESS) {
-        ctx->stats.binary_loads++;
-        return prog;
-    }
     if (prog)
-        clReleaseProgram(prog);
-    ctx->stats.binary_rejects++;
-    return NULL;
+        ctx->stats.binary_loads++;
+    else
+        ctx->stats.binary_rejects++;
+    return prog;
 }
 
 void clscan__cache_store(clscan_context *ctx, const char *key, cl_program prog)

@@ -194,6 +194,9 @@ void clscan__default_cache_dir(char *buf, size_t len);
 cl_program clscan__cache_load(clscan_context *ctx, const char *key, const char *options);
 /* Writes prog's binary under key; an unwritable cache is not an error. */
 void clscan__cache_store(clscan_context *ctx, const char *key, cl_program prog);
+/* A program built for the context's device from a binary of it (NULL where the driver refuses either
+ * step; nothing counted): the cache's load and core/ptx.c's capped rebuild. */
+cl_program clscan__program_from_binary(clscan_context *ctx, const unsigned char *bin, size_t size, const char *options);
 /* prog's binary for its one device (malloc'd; NULL if it has none or more devices). */
 unsigned char *clscan__program_binary(cl_program prog, size_t *size);
 

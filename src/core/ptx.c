@@ -69,16 +69,7 @@ cl_program clscan__ptx_capped(clscan_context *ctx, cl_program prog, const char *
     unsigned char *bin = clscan__program_binary(prog, &size);
     unsigned char *capped = bin ? clscan__ptx_with_cap(bin, size, regs, &capped_size) : NULL;
     free(bin);
-    if (!capped)
-        return NULL;
-    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
-    const unsigned char *bins[1] = {capped};
-    cl_program out = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &capped_size, bins, &status, &err);
+    cl_program out = capped ? clscan__program_from_binary(ctx, capped, capped_size, options) : NULL;
     free(capped);
-    if (out && err == CL_SUCCESS && status == CL_SUCCESS &&
-        clBuildProgram(out, 1, &ctx->device, options, NULL, NULL) == CL_SUCCESS)
-        return out;
-    if (out)
-        clReleaseProgram(out);
-    return NULL;
+    return out;
 }
