@@ -10,6 +10,7 @@ typedef struct sort_row {
     unsigned sweep_log4;             /* 4-byte keys alone sweep from 2^sweep_log4 keys on (0: never) */
     unsigned sweep_items4;           /* ... in tiles of that many keys a work-item */
     unsigned sweep_regs4;            /* ... their kernels held to that many registers (0: the compiler's) */
+    int sweep_keys8;                 /* 8-byte keys alone sweep at every size, in tiles of items8 */
 } sort_row;
 
 static const sort_row table[] = {
@@ -18,9 +19,12 @@ static const sort_row table[] = {
      * a work-item 7.97 against 9.48, but slower below 2^24 (bench/notebook.md, 2026-11-29). Those keys'
      * one-sweep pass held to 80 registers (3 groups a compute unit instead of 2, some 36 bytes spilled)
      * 2^26: 385 us against 437 at ptxas's 127; at 64, 400 us. Pairs gain nothing at 80 (653 against 654
-     * us) and lose at 64 (889): no cap (bench/notebook.md, 2026-11-29, twenty-third session). */
+     * us) and lose at 64 (889): no cap (bench/notebook.md, 2026-11-29, twenty-third session). uint64
+     * keys alone one sweep, by turns against three launches a pass: 2^28 22.32 ms against 26.92, 2^24
+     * 1.49 against 1.68, 2^20 level, 2^16 0.141 against 0.159-0.194; at 80 registers 24.55 (twenty-fourth
+     * session). */
     {.key = {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 16, .items8 = 8, .radix_bits = 8,
-     .onesweep = CLSCAN__SWEEP_PAIRS, .sweep_log4 = 25, .sweep_items4 = 24, .sweep_regs4 = 80},
+     .onesweep = CLSCAN__SWEEP_PAIRS, .sweep_log4 = 25, .sweep_items4 = 24, .sweep_regs4 = 80, .sweep_keys8 = 1},
     {.key = {NULL, NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 8, .items8 = 4, .radix_bits = 8},
     {.key = {NULL, NULL, CL_DEVICE_TYPE_CPU}, .wg = 1, .items4 = 8192, .items8 = 8192, .radix_bits = 8},
     {.key = {NULL, NULL, 0}, .wg = 128, .items4 = 8, .items8 = 4, .radix_bits = 8},
@@ -36,5 +40,7 @@ clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t ke
         t.sweep_from = (size_t)1 << row->sweep_log4, t.sweep_items = row->sweep_items4;
         t.sweep_regs = row->sweep_regs4;
     }
+    if (key_bytes == 8 && row->sweep_keys8)
+        t.onesweep |= CLSCAN__SWEEP_KEYS;   /* from every size: sweep_from stays 0 */
     return t;
 }
