@@ -29,6 +29,8 @@ static clscan__config compact_config(const clscan_context *ctx, clscan_type type
         clscan__config_define(&cfg, "CLSCAN_COMPACT_HEADS", NULL);
     if (kind == SELECT_LENGTHS)
         clscan__config_define(&cfg, "CLSCAN_COMPACT_LENGTHS", NULL);
+    if (kind == SELECT_COMPACT)   /* a cap of its own: the other selections lost under it */
+        cfg.max_regs = clscan__max_regs(ctx, clscan__table_compaction_regs(&ctx->info));
     cfg.type = CLSCAN_UINT32, cfg.elem = sizeof(cl_uint), cfg.op = CLSCAN_ADD;
     return cfg;
 }

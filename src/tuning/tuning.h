@@ -53,6 +53,9 @@ typedef struct clscan__sort_tuning {
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes);
 /* The registers program id's kernels are held to on dev (0: the compiler's choice; registers.c). */
 unsigned clscan__table_max_regs(const clscan__device_info *dev, clscan__program_id id);
+/* ... and the compaction program's where it is built for clscan_compact alone (its other selections
+ * keep the program's cap; registers.c). */
+unsigned clscan__table_compaction_regs(const clscan__device_info *dev);
 /* Summed-area tables: rows per band (0: the CPU shape), tiles a group from which three-pass tasks are
  * one band (0: never), rows of the table pass's tiles for elem-byte elements (0: a band). */
 unsigned clscan__table_sat_band(const clscan__device_info *dev);
