@@ -11,8 +11,10 @@
 /* ".entry " in the text before its first NUL (what the cap may rewrite). */
 static size_t entries(const uint8_t *p, size_t size)
 {
+    const uint8_t *nul = memchr(p, '\0', size);
+    const size_t text = nul ? (size_t)(nul - p) : size;
     size_t n = 0;
-    for (size_t i = 0; i + 7 <= size && memchr(p, '\0', i + 7) == NULL; i++)
+    for (size_t i = 0; i + 7 <= text; i++)
         n += memcmp(p + i, ".entry ", 7) == 0;
     return n;
 }
