@@ -104,34 +104,65 @@ void clscan_sort_write_tile(__local const clscan_key_t *tile, __local clscan_mov
  * clscan_sort_onesweep in prims/sort_sweep.cl): the tile and beside it its origins, or (values moved
  * beside their keys) one room for the keys and then their values with each position's digit; each
  * digit's base and start, the group scan's scratch and the sub-groups' counters; and ranked_values,
- * what the ranking reads beside the keys (the kernel's `values`). */
+ * what the ranking reads beside the keys (the kernel's `values`). The ballots index the tile unpadded
+ * (CLSCAN_SORT_AT) and scan only in the warp offsets, before any key is placed in the tile, so there the
+ * scratch takes the tile's room (the host reserves the largest scratch a compiler may build: 6 KiB in
+ * groups of 256, which beside a padded tile kept 8-byte keys from 16 a work-item in 48 KiB). */
+#if defined(CLSCAN_SORT_BALLOT)
+#define CLSCAN_SORT_KEYS_LOCAL (CLSCAN_WG_SIZE * CLSCAN_ITEMS)
 #if defined(CLSCAN_SORT_EXCHANGE)
 #define CLSCAN_SORT_ROOM                                                                                \
     (sizeof(clscan_key_t) > sizeof(clscan_value_t) ? sizeof(clscan_key_t) : sizeof(clscan_value_t))
-#define CLSCAN_SORT_TILE_KEYS                                                                           \
-    __local ulong clscan_room[(CLSCAN_SORT_TILE_LOCAL * CLSCAN_SORT_ROOM + 7) / 8];                     \
+#else
+#define CLSCAN_SORT_ROOM sizeof(clscan_key_t)
+#endif
+#define CLSCAN_SORT_ROOM_BYTES                                                                          \
+    (CLSCAN_SORT_KEYS_LOCAL * CLSCAN_SORT_ROOM > CLSCAN_WG_SCAN_LOCAL * sizeof(CLSCAN_T)                 \
+         ? CLSCAN_SORT_KEYS_LOCAL * CLSCAN_SORT_ROOM : CLSCAN_WG_SCAN_LOCAL * sizeof(CLSCAN_T))
+#define CLSCAN_SORT_ROOM_STATE                                                                          \
+    __local ulong clscan_room[(CLSCAN_SORT_ROOM_BYTES + 7) / 8];                                        \
     __local clscan_key_t *clscan_tile = (__local clscan_key_t *)clscan_room;                            \
+    __local CLSCAN_T *clscan_scratch = (__local CLSCAN_T *)clscan_room;
+#if defined(CLSCAN_SORT_EXCHANGE)
+#define CLSCAN_SORT_TILE_KEYS                                                                           \
+    CLSCAN_SORT_ROOM_STATE                                                                              \
     __local clscan_moved_t *clscan_order = (__local clscan_moved_t *)clscan_room;                       \
-    __local uchar clscan_digit_at[CLSCAN_SORT_TILE_LOCAL];                                              \
+    __local uchar clscan_digit_at[CLSCAN_SORT_KEYS_LOCAL];                                              \
     __global const void *ranked_values = values;
 #elif defined(CLSCAN_SORT_VALUES)
 #define CLSCAN_SORT_TILE_KEYS                                                                           \
+    CLSCAN_SORT_ROOM_STATE                                                                              \
+    __local clscan_moved_t clscan_order[CLSCAN_SORT_KEYS_LOCAL];                                        \
+    __local uchar *clscan_digit_at = 0;                                                                 \
+    __global const void *ranked_values = values;
+#else
+#define CLSCAN_SORT_TILE_KEYS                                                                           \
+    CLSCAN_SORT_ROOM_STATE                                                                              \
+    __local clscan_moved_t *clscan_order = 0;                                                           \
+    __local uchar *clscan_digit_at = 0;                                                                 \
+    __global const void *ranked_values = 0;
+#endif
+#else   /* the 2-bit splits: a padded tile, and the scratch beside it (they scan while the tile is full) */
+#if defined(CLSCAN_SORT_VALUES)
+#define CLSCAN_SORT_TILE_KEYS                                                                           \
     __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];                                           \
     __local clscan_moved_t clscan_order[CLSCAN_SORT_TILE_LOCAL];                                        \
+    __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];                                              \
     __local uchar *clscan_digit_at = 0;                                                                 \
     __global const void *ranked_values = values;
 #else
 #define CLSCAN_SORT_TILE_KEYS                                                                           \
     __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];                                           \
+    __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];                                              \
     __local clscan_moved_t *clscan_order = 0;                                                           \
     __local uchar *clscan_digit_at = 0;                                                                 \
     __global const void *ranked_values = 0;
+#endif
 #endif
 #define CLSCAN_SORT_TILE_STATE                                                                          \
     CLSCAN_SORT_TILE_KEYS                                                                               \
     __local clscan_hist_t clscan_base_of[CLSCAN_RADIX];                                                 \
     __local uint clscan_start[CLSCAN_RADIX + 1];                                                        \
-    __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];                                              \
     __local uint clscan_counts[CLSCAN_SORT_COUNTS_LOCAL];
 
 /* One LSD pass: keys (and values) of every tile go to offsets[d * num_tiles + t] (the exclusive scan

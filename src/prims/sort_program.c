@@ -10,21 +10,24 @@ enum { RADIX_BITS = CLSCAN__SORT_RADIX_BITS, HIST64 = CLSCAN__SORT_HIST64, BALLO
 /* Local memory clscan_sort_scatter declares: the tile of keys and beside them their origins (or, with
  * ballots, one room for the keys and then their values of up to 4 bytes, and a byte a key for its
  * digit), each digit's base and start, the group scan's scratch of packed counters (the largest a
- * device may build), and with ballots each sub-group's digit counters (two a word where the values
- * move, and always for the extension's sub-groups). */
+ * device may build; with ballots in the keys' room, unpadded there), and with ballots each sub-group's
+ * digit counters (two a word where the values move, and always for the extension's sub-groups). */
 static size_t scatter_local_bytes(const clscan__config *cfg, const sort_args *a)
 {
-    size_t wg = cfg->wg_size, tile = CLSCAN_LOCAL_SORT_TILE(wg, cfg->items);
+    const int ballot = cfg->param[BALLOT] != CLSCAN__SORT_SPLITS;
+    size_t wg = cfg->wg_size, tile = ballot ? wg * cfg->items : CLSCAN_LOCAL_SORT_TILE(wg, cfg->items);
     size_t radix = (size_t)1 << cfg->param[RADIX_BITS], key = clscan_type_size(a->key_type);
     const int exchange = a->by_key && CLSCAN_SORT_EXCHANGES(cfg->param[BALLOT], a->value_bytes);
-    const size_t room = !exchange ? key + (a->by_key ? sizeof(cl_ushort) : 0)
-                                  : (key > a->value_bytes ? key : a->value_bytes) + sizeof(cl_uchar);
+    const size_t keys = tile * (exchange && a->value_bytes > key ? a->value_bytes : key);
+    const size_t beside = tile * (exchange ? sizeof(cl_uchar) : a->by_key ? sizeof(cl_ushort) : 0);
+    const size_t scratch = CLSCAN_LOCAL_WG_SCAN_MAX(wg) * sizeof(cl_ulong);
+    /* With ballots the scratch shares the keys' room (prims/sort.cl), rounded to whole ulongs. */
+    const size_t room = ballot ? ((keys > scratch ? keys : scratch) + 7) / 8 * 8 : keys + scratch;
     const int ptx = cfg->param[BALLOT] == CLSCAN__SORT_BALLOT_PTX;   /* counters as sort_rank.clh has them */
     const size_t lanes = ptx ? CLSCAN_SORT_LANES_PTX : CLSCAN_SORT_LANES_KHR;
     const size_t counts = CLSCAN_LOCAL_SORT_COUNTS(wg, lanes, radix, exchange || !ptx);
-    return tile * room +
-           radix * (cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint)) + (radix + 1) * sizeof(cl_uint) +
-           CLSCAN_LOCAL_WG_SCAN_MAX(wg) * sizeof(cl_ulong) + (cfg->param[BALLOT] ? counts * sizeof(cl_uint) : 0);
+    return room + beside + radix * (cfg->param[HIST64] ? sizeof(cl_ulong) : sizeof(cl_uint)) +
+           (radix + 1) * sizeof(cl_uint) + (ballot ? counts * sizeof(cl_uint) : 0);
 }
 
 /* The key's width and kind, the value's width, the digit bits and the count width as #defines. */
@@ -99,10 +102,13 @@ clscan__config clscan__sort_config(const clscan_context *ctx, const sort_args *a
     cfg.vec_io = 0, cfg.vec4 = 0;
     while (cfg.wg_size > 1 && cfg.wg_size > ctx->info.max_wg)
         cfg.wg_size /= 2;
-    if (!a->by_key && t.sweep_items && takes_sweep(&t, cfg.wg_size, a)) {
+    const int sweep = takes_sweep(&t, cfg.wg_size, a);
+    if (sweep && !a->by_key && t.sweep_items && a->n >= t.tile_from) {
         cfg.items = t.sweep_items;   /* larger tiles: fewer to look back over */
         cfg.max_regs = clscan__max_regs(ctx, t.sweep_regs);
     }
+    if (sweep && a->by_key)
+        cfg.max_regs = clscan__max_regs(ctx, t.pairs_regs);
     /* Digits never read past the range (sort_lsd), so a range narrower than a digit takes narrower
      * ones: the widest even count of bits it holds (ranking goes 2 bits a round), one bit the split. */
     const unsigned width = a->end - a->begin, even = width & ~1u;
