@@ -379,20 +379,31 @@ static int descending_one(size_t n)
     return ok;
 }
 
-/* Where the table sorts 4-byte keys alone in one sweep from a size on (NVIDIA), in tiles of their own:
- * keys alone just below that size and above it, ascending and descending. The full tier: each sort of
- * 2^25 keys is checked against a host sort. */
+/* Where the table sorts keys alone in one sweep from a size on (NVIDIA), or in tiles of their own from
+ * a size on: keys alone just below that size and above it; 4-byte keys ascending and descending. The
+ * full tier: each sort of 2^25 keys is checked against a host sort. */
 static void test_sort_sweep_sizes(void **state)
 {
     (void)state;
-    const clscan__sort_tuning t = clscan__table_sort(&ctx->info, 4);
-    if (ref_quick() || !t.sweep_from || !(t.onesweep & CLSCAN__SWEEP_KEYS))
+    const clscan__sort_tuning t = clscan__table_sort(&ctx->info, 4), t8 = clscan__table_sort(&ctx->info, 8);
+    const int four = t.sweep_from && (t.onesweep & CLSCAN__SWEEP_KEYS);
+    const int eight = t8.tile_from && t8.sweep_items && (t8.onesweep & CLSCAN__SWEEP_KEYS);
+    if (ref_quick() || (!four && !eight))
         skip();
-    const size_t tile = (size_t)t.wg_size * (t.sweep_items ? t.sweep_items : t.items), from = t.sweep_from;
-    int failures = !sort_one(from - 1, CLSCAN_UINT32, 0, CLSCAN_UINT32, RANDOM);
-    failures += !sort_one(from + tile + 1, CLSCAN_UINT32, 0, CLSCAN_UINT32, RANDOM);
-    failures += !sort_one(from + 3, CLSCAN_FLOAT, 0, CLSCAN_UINT32, SPECIALS);
-    failures += !descending_one(from + 5);
+    int failures = 0;
+    if (four) {
+        const size_t tile = (size_t)t.wg_size * (t.sweep_items ? t.sweep_items : t.items), from = t.sweep_from;
+        failures += !sort_one(from - 1, CLSCAN_UINT32, 0, CLSCAN_UINT32, RANDOM);
+        failures += !sort_one(from + tile + 1, CLSCAN_UINT32, 0, CLSCAN_UINT32, RANDOM);
+        failures += !sort_one(from + 3, CLSCAN_FLOAT, 0, CLSCAN_UINT32, SPECIALS);
+        failures += !descending_one(from + 5);
+    }
+    if (eight) {
+        const size_t tile = (size_t)t8.wg_size * t8.sweep_items, from = t8.tile_from;
+        failures += !sort_one(from - 1, CLSCAN_UINT64, 0, CLSCAN_UINT32, RANDOM);
+        failures += !sort_one(from + tile + 1, CLSCAN_INT64, 0, CLSCAN_UINT32, RANDOM);
+        failures += !sort_one(from + 7, CLSCAN_DOUBLE, 0, CLSCAN_UINT32, SPECIALS);
+    }
     assert_int_equal(failures, 0);
 }
 

@@ -11,6 +11,9 @@ typedef struct sort_row {
     unsigned sweep_items4;           /* ... in tiles of that many keys a work-item */
     unsigned sweep_regs4;            /* ... their kernels held to that many registers (0: the compiler's) */
     int sweep_keys8;                 /* 8-byte keys alone sweep at every size, in tiles of items8 */
+    unsigned sweep_log8;             /* ... and from 2^sweep_log8 keys on (0: never) in tiles of */
+    unsigned sweep_items8;           /* ... that many keys a work-item */
+    unsigned sweep_regs_pairs;       /* sorts by key in one sweep held to that many registers (0: none) */
 } sort_row;
 
 static const sort_row table[] = {
@@ -18,13 +21,19 @@ static const sort_row table[] = {
      * work-item: 24 with their values leaves no local memory), keys alone one sweep in tiles of 24 keys
      * a work-item 7.97 against 9.48, but slower below 2^24 (bench/notebook.md, 2026-11-29). Those keys'
      * one-sweep pass held to 80 registers (3 groups a compute unit instead of 2, some 36 bytes spilled)
-     * 2^26: 385 us against 437 at ptxas's 127; at 64, 400 us. Pairs gain nothing at 80 (653 against 654
-     * us) and lose at 64 (889): no cap (bench/notebook.md, 2026-11-29, twenty-third session). uint64
+     * 2^26: 385 us against 437 at ptxas's 127; at 64, 400 us. Pairs then gained nothing at 80 (653 against 654
+     * us) and lost at 64 (889) (bench/notebook.md, 2026-11-29, twenty-third session). uint64
      * keys alone one sweep, by turns against three launches a pass: 2^28 22.32 ms against 26.92, 2^24
      * 1.49 against 1.68, 2^20 level, 2^16 0.141 against 0.159-0.194; at 80 registers 24.55 (twenty-fourth
-     * session). */
+     * session). Once the place step computed each key's digit again instead of holding it across the
+     * barrier (prims/sort_rank.clh), pairs held to 80 registers, by turns against no cap at 2^28: 9.41
+     * against 10.75-10.79 ms, 2^26 2.43 against 2.77-2.80; and with the group scan's scratch in the
+     * tile's room (prims/sort.cl) uint64 keys fit 16 a work-item: 2^28 18.59 against 21.98 ms, 2^26
+     * 4.79 against 5.55, 2^22 0.440-0.446 against 0.467, but 2^16 0.131-0.141 against 0.128
+     * (twenty-fifth session). */
     {.key = {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 16, .items8 = 8, .radix_bits = 8,
-     .onesweep = CLSCAN__SWEEP_PAIRS, .sweep_log4 = 25, .sweep_items4 = 24, .sweep_regs4 = 80, .sweep_keys8 = 1},
+     .onesweep = CLSCAN__SWEEP_PAIRS, .sweep_log4 = 25, .sweep_items4 = 24, .sweep_regs4 = 80, .sweep_keys8 = 1,
+     .sweep_log8 = 22, .sweep_items8 = 16, .sweep_regs_pairs = 80},
     {.key = {NULL, NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 8, .items8 = 4, .radix_bits = 8},
     {.key = {NULL, NULL, CL_DEVICE_TYPE_CPU}, .wg = 1, .items4 = 8192, .items8 = 8192, .radix_bits = 8},
     {.key = {NULL, NULL, 0}, .wg = 128, .items4 = 8, .items8 = 4, .radix_bits = 8},
@@ -33,14 +42,18 @@ static const sort_row table[] = {
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes)
 {
     const sort_row *row = CLSCAN__ROW(dev, table);
-    clscan__sort_tuning t = {row->wg, key_bytes == 8 ? row->items8 : row->items4, row->radix_bits, row->onesweep, 0,
-                             0, 0};
+    clscan__sort_tuning t = {.wg_size = row->wg, .items = key_bytes == 8 ? row->items8 : row->items4,
+                             .radix_bits = row->radix_bits, .onesweep = row->onesweep,
+                             .pairs_regs = row->sweep_regs_pairs};
     if (key_bytes == 4 && row->sweep_log4) {
         t.onesweep |= CLSCAN__SWEEP_KEYS;
-        t.sweep_from = (size_t)1 << row->sweep_log4, t.sweep_items = row->sweep_items4;
+        t.sweep_from = t.tile_from = (size_t)1 << row->sweep_log4, t.sweep_items = row->sweep_items4;
         t.sweep_regs = row->sweep_regs4;
     }
-    if (key_bytes == 8 && row->sweep_keys8)
+    if (key_bytes == 8 && row->sweep_keys8) {
         t.onesweep |= CLSCAN__SWEEP_KEYS;   /* from every size: sweep_from stays 0 */
+        if (row->sweep_log8)
+            t.tile_from = (size_t)1 << row->sweep_log8, t.sweep_items = row->sweep_items8;
+    }
     return t;
 }

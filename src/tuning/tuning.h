@@ -41,14 +41,16 @@ unsigned clscan__table_hist_wg(const clscan__device_info *dev);   /* 0: the scan
 /* onesweep: which sorts take one-sweep passes, keys alone and (or) keys with values. */
 enum { CLSCAN__SWEEP_KEYS = 1, CLSCAN__SWEEP_PAIRS = 2 };
 /* Sorts: work-group, keys a work-item, digit bits; which sorts take one-sweep passes, and sorts of keys
- * alone from sweep_from keys on (0: every size) in tiles of sweep_items keys a work-item (0: items),
- * their kernels held to sweep_regs registers (core/ptx.c). */
+ * alone from sweep_from keys on (0: every size); from tile_from keys on those take tiles of
+ * sweep_items keys a work-item (0: items), their kernels held to sweep_regs registers (core/ptx.c);
+ * sorts by key in one sweep are held to pairs_regs. */
 typedef struct clscan__sort_tuning {
     unsigned wg_size, items, radix_bits;
     int onesweep;
-    size_t sweep_from;
+    size_t sweep_from, tile_from;
     unsigned sweep_items;
     unsigned sweep_regs;             /* NVIDIA: the registers those one-sweep kernels are held to (0: no cap) */
+    unsigned pairs_regs;             /* ... and those of sorts by key in one sweep */
 } clscan__sort_tuning;
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes);
 /* The registers program id's kernels are held to on dev (0: the compiler's choice; registers.c). */
