@@ -107,8 +107,10 @@ clscan__config clscan__sort_config(const clscan_context *ctx, const sort_args *a
         cfg.items = t.sweep_items;   /* larger tiles: fewer to look back over */
         cfg.max_regs = clscan__max_regs(ctx, t.sweep_regs);
     }
-    if (sweep && a->by_key)
+    if (sweep && a->by_key && a->value_bytes <= 4) {   /* measured with 4-byte values only */
+        cfg.items = t.pairs_items ? t.pairs_items : cfg.items;
         cfg.max_regs = clscan__max_regs(ctx, t.pairs_regs);
+    }
     /* Digits never read past the range (sort_lsd), so a range narrower than a digit takes narrower
      * ones: the widest even count of bits it holds (ranking goes 2 bits a round), one bit the split. */
     const unsigned width = a->end - a->begin, even = width & ~1u;

@@ -146,7 +146,7 @@ clscan__sort_tuning clscan__sort_tuning_for(const clscan_context *ctx, size_t ke
     clscan__sort_tuning t = clscan__table_sort(&ctx->info, key_bytes);
     if (clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE)) {   /* tests: a shape the table does not pick here */
         t.wg_size = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_WG_SIZE), t.items = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_ITEMS);
-        t.sweep_items = 0;
+        t.sweep_items = 0, t.pairs_items = 0;
     }
     if (clscan__tuned(ctx, CLSCAN_TUNE_SORT_RADIX_BITS))
         t.radix_bits = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_SORT_RADIX_BITS);

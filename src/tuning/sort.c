@@ -13,7 +13,9 @@ typedef struct sort_row {
     int sweep_keys8;                 /* 8-byte keys alone sweep at every size, in tiles of items8 */
     unsigned sweep_log8;             /* ... and from 2^sweep_log8 keys on (0: never) in tiles of */
     unsigned sweep_items8;           /* ... that many keys a work-item */
-    unsigned sweep_regs_pairs;       /* sorts by key in one sweep held to that many registers (0: none) */
+    unsigned sweep_pairs_items4;     /* 4-byte keys with values of up to 4 bytes in one sweep: tiles of */
+    unsigned sweep_pairs_regs4;      /* ... that many keys a work-item (0: items4), held to that many
+                                      * registers (0: the compiler's) */
 } sort_row;
 
 static const sort_row table[] = {
@@ -33,7 +35,7 @@ static const sort_row table[] = {
      * (twenty-fifth session). */
     {.key = {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 16, .items8 = 8, .radix_bits = 8,
      .onesweep = CLSCAN__SWEEP_PAIRS, .sweep_log4 = 25, .sweep_items4 = 24, .sweep_regs4 = 80, .sweep_keys8 = 1,
-     .sweep_log8 = 22, .sweep_items8 = 16, .sweep_regs_pairs = 80},
+     .sweep_log8 = 22, .sweep_items8 = 16, .sweep_pairs_regs4 = 80},
     {.key = {NULL, NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 8, .items8 = 4, .radix_bits = 8},
     {.key = {NULL, NULL, CL_DEVICE_TYPE_CPU}, .wg = 1, .items4 = 8192, .items8 = 8192, .radix_bits = 8},
     {.key = {NULL, NULL, 0}, .wg = 128, .items4 = 8, .items8 = 4, .radix_bits = 8},
@@ -43,13 +45,14 @@ clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t ke
 {
     const sort_row *row = CLSCAN__ROW(dev, table);
     clscan__sort_tuning t = {.wg_size = row->wg, .items = key_bytes == 8 ? row->items8 : row->items4,
-                             .radix_bits = row->radix_bits, .onesweep = row->onesweep,
-                             .pairs_regs = row->sweep_regs_pairs};
+                             .radix_bits = row->radix_bits, .onesweep = row->onesweep};
     if (key_bytes == 4 && row->sweep_log4) {
         t.onesweep |= CLSCAN__SWEEP_KEYS;
         t.sweep_from = t.tile_from = (size_t)1 << row->sweep_log4, t.sweep_items = row->sweep_items4;
         t.sweep_regs = row->sweep_regs4;
     }
+    if (key_bytes == 4)
+        t.pairs_items = row->sweep_pairs_items4, t.pairs_regs = row->sweep_pairs_regs4;
     if (key_bytes == 8 && row->sweep_keys8) {
         t.onesweep |= CLSCAN__SWEEP_KEYS;   /* from every size: sweep_from stays 0 */
         if (row->sweep_log8)
