@@ -303,17 +303,35 @@ static void test_sort_other_paths(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Whether sizes[0 .. n) holds s. */
+static int has_size(const size_t *sizes, size_t n, size_t s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sizes[i] == s)
+            return 1;
+    return 0;
+}
+
 /* Whatever the table picks: three launches a pass; one-sweep passes, a group a tile, with every
  * look-back taking its fallback, and with a group a compute unit taking tile after tile. In groups of
  * 256 with 4 keys a work-item where the table runs one work-item a tile (CPUs: the portable ranking),
- * else in the table's shape (NVIDIA: the ballots). Sizes around the tile and of many tiles, keys of 1
- * to 8 bytes, by key and alone (the quick tier: float keys by key, no forced fallback), every pattern. */
+ * else in the table's shape (NVIDIA: the ballots). Sizes around the tile (and the table's one-sweep
+ * tiles) and of many tiles, keys of 1 to 8 bytes, by key and alone (the quick tier: float keys by key,
+ * no forced fallback), every pattern. */
 static int sweep_modes(void)
 {
     const clscan__sort_tuning t = clscan__table_sort(&ctx->info, 4);
     const int cpu_shape = t.wg_size == 1;
     const size_t tile = cpu_shape ? 1024 : (size_t)t.wg_size * t.items;
-    const size_t sizes[] = {2, 257, tile - 1, tile, tile + 1, 3 * tile + 5, 10007, ref_quick() ? 20011 : 70001};
+    /* Forced one sweep takes the table's own tiles of keys alone and of pairs at every size. */
+    const size_t keys = cpu_shape || !t.sweep_items ? tile : (size_t)t.wg_size * t.sweep_items;
+    const size_t pairs = cpu_shape || !t.pairs_items ? tile : (size_t)t.wg_size * t.pairs_items;
+    const size_t all[] = {2, 257, tile - 1, tile, tile + 1, 3 * tile + 5, 10007, ref_quick() ? 20011 : 70001,
+                          keys + 1, pairs - 1, pairs + 1};
+    size_t sizes[sizeof all / sizeof all[0]], count = 0;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)   /* each once: the tiles may be one */
+        if (!has_size(sizes, count, all[i]))
+            sizes[count++] = all[i];
     const long modes[][3] = {{-1, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 0, 1}};   /* onesweep, force_fallback, sp_groups */
     int failures = 0;
     if (cpu_shape)
@@ -324,7 +342,7 @@ static int sweep_modes(void)
         clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_ONESWEEP, modes[m][0]);
         clscan_tuning_set(ctx, CLSCAN_TUNE_FORCE_FALLBACK, modes[m][1]);
         clscan_tuning_set(ctx, CLSCAN_TUNE_SP_GROUPS, modes[m][2]);
-        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (size_t i = 0; i < count; i++)
             for (int p = 0; p < PATTERNS; p++) {
                 /* A type other_shape sorts (its program built already), and more in the full tier: on
                  * PoCL each forced-fallback program costs seconds of compiling. */
@@ -344,10 +362,31 @@ static int sweep_modes(void)
     return failures;
 }
 
+/* GPU shapes: one sweep in groups of 256 with 32 keys a work-item (keys alone: 8192 a tile; pairs as
+ * many as fit local memory), around the tile and of many tiles. Tables take tiles that large only
+ * since the group scan's scratch shares the tile's room; this runs them wherever a tile runs in a group. */
+static int large_tiles(void)
+{
+    if (clscan__table_sort(&ctx->info, 4).wg_size == 1)
+        return 0;
+    const size_t sizes[] = {8191, 8193, 3 * 8192 + 5, ref_quick() ? 20011 : 70001};
+    int failures = 0;
+    test_set_tile(ctx, 256, 32);
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_ONESWEEP, 1);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int p = 0; p < (ref_quick() ? 1 : PATTERNS); p++) {
+            failures += !sort_one(sizes[i], CLSCAN_UINT32, 0, CLSCAN_UINT32, (enum pattern)p);
+            failures += !sort_one(sizes[i], CLSCAN_FLOAT, 1, CLSCAN_UINT32, (enum pattern)p);
+        }
+    clscan_tuning_set(ctx, CLSCAN_TUNE_SORT_ONESWEEP, 0);
+    test_set_tile(ctx, 0, 0);
+    return failures;
+}
+
 static void test_sort_sweep(void **state)
 {
     (void)state;
-    assert_int_equal(sweep_modes(), 0);
+    assert_int_equal(sweep_modes() + large_tiles(), 0);
 }
 
 static int uint_order(const void *a, const void *b)
