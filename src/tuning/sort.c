@@ -19,20 +19,19 @@ typedef struct sort_row {
 } sort_row;
 
 static const sort_row table[] = {
-    /* H200, 2^28 uint32: pairs one sweep 11.53-11.57 ms against 12.12-12.15 (a tile of 16 keys a
-     * work-item: 24 with their values leaves no local memory), keys alone one sweep in tiles of 24 keys
-     * a work-item 7.97 against 9.48, but slower below 2^24 (bench/notebook.md, 2026-11-29). Those keys'
-     * one-sweep pass held to 80 registers (3 groups a compute unit instead of 2, some 36 bytes spilled)
-     * 2^26: 385 us against 437 at ptxas's 127; at 64, 400 us. Pairs then gained nothing at 80 (653 against 654
-     * us) and lost at 64 (889) (bench/notebook.md, 2026-11-29, twenty-third session). uint64
-     * keys alone one sweep, by turns against three launches a pass: 2^28 22.32 ms against 26.92, 2^24
-     * 1.49 against 1.68, 2^20 level, 2^16 0.141 against 0.159-0.194; at 80 registers 24.55 (twenty-fourth
-     * session). Once the place step computed each key's digit again instead of holding it across the
-     * barrier (prims/sort_rank.clh), pairs held to 80 registers, by turns against no cap at 2^28: 9.41
-     * against 10.75-10.79 ms, 2^26 2.43 against 2.77-2.80; and with the group scan's scratch in the
-     * tile's room (prims/sort.cl) uint64 keys fit 16 a work-item: 2^28 18.59 against 21.98 ms, 2^26
-     * 4.79 against 5.55, 2^22 0.440-0.446 against 0.467, but 2^16 0.131-0.141 against 0.128
-     * (twenty-fifth session). */
+    /* H200, 2^28 uint32: pairs one sweep 11.53-11.57 ms against 12.12-12.15 (a tile of 16 keys a work-item: 24
+     * with their values leaves no local memory), keys alone one sweep in tiles of 24 keys a work-item 7.97
+     * against 9.48, but slower below 2^24 (bench/notebook.md, 2026-11-29). Those keys' one-sweep pass held to
+     * 80 registers (3 groups a compute unit instead of 2, some 36 bytes spilled) 2^26: 385 us against 437 at
+     * ptxas's 127; at 64, 400 us. Pairs then gained nothing at 80 (653 against 654 us) and lost at 64 (889)
+     * (bench/notebook.md, 2026-11-29, twenty-third session). uint64 keys alone one sweep, by turns against
+     * three launches a pass: 2^28 22.32 ms against 26.92, 2^24 1.49 against 1.68, 2^20 level, 2^16 0.141
+     * against 0.159-0.194; at 80 registers 24.55 (twenty-fourth session). Once the place step computed each
+     * key's digit again instead of holding it across the barrier (prims/sort_rank.clh), pairs held to 80
+     * registers, by turns against no cap at 2^28: 9.41 against 10.75-10.79 ms, 2^26 2.43 against 2.77-2.80; and
+     * with the group scan's scratch in the tile's room (prims/sort.cl) uint64 keys fit 16 a work-item: 2^28
+     * 18.59 against 21.98 ms, 2^26 4.79 against 5.55, 2^22 0.440-0.446 against 0.467, but 2^16 0.131-0.141
+     * against 0.128 (twenty-fifth session). */
     {.key = {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 16, .items8 = 8, .radix_bits = 8,
      .onesweep = CLSCAN__SWEEP_PAIRS, .sweep_log4 = 25, .sweep_items4 = 24, .sweep_regs4 = 80, .sweep_keys8 = 1,
      .sweep_log8 = 22, .sweep_items8 = 16, .sweep_pairs_regs4 = 80},
