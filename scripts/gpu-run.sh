@@ -9,7 +9,9 @@
 # PEERS="..." builds the peer programs (Boost.Compute from a carried libboost*-dev package, CUB with
 # the machine's nvcc) and runs bench/peers/compare.sh with those arguments last, into $OUT/peers.
 # BUILD_DIR=... builds there instead of /tmp/build (a path the repository ignores, such as
-# build-gpu, outlives the call while the machine stays warm).
+# build-gpu, outlives the call while the machine stays warm). COSTS=an earlier run's ctest.log gives
+# ctest each test's time from there, so that the longest start first (with CTEST_JOBS=8 the subset took
+# 455 s in declared order, its longest test, the sort's fault walk, 326 s of it, started last).
 set -u -o pipefail
 OUT=${OUT:-/tmp/clscan-gpu-out}
 mkdir -p "$OUT" /etc/OpenCL/vendors
@@ -39,6 +41,11 @@ export CLSCAN_CACHE_DIR=/tmp/clscan-cache
 ./clscan-info --check 2>&1 | tee "$OUT/check.txt" | tail -6
 start=$(date +%s)
 rc=0
+if [[ -n ${COSTS:-} ]]; then   # CTestCostData.txt: "name runs seconds" a line
+  mkdir -p Testing/Temporary
+  sed -nE 's/^.*Test +#[0-9]+: ([A-Za-z0-9_.-]+) .* ([0-9.]+) sec$/\1 1 \2/p' "$src/$COSTS" \
+    >Testing/Temporary/CTestCostData.txt
+fi
 if [ -z "${SKIP_TESTS:-}" ]; then
   ctest --output-on-failure -j${CTEST_JOBS:-1} ${CTEST_ARGS:-} >"$OUT/ctest.log" 2>&1; rc=$?
   echo "ctest exit $rc after $(( $(date +%s) - start )) s"
