@@ -418,8 +418,8 @@ static int descending_one(size_t n)
     return ok;
 }
 
-/* Where the table sorts keys alone in one sweep from a size on (NVIDIA), or in tiles of their own from
- * a size on: keys alone just below that size and above it; 4-byte keys ascending and descending. The
+/* Where the table sorts keys alone in one sweep from a size on (NVIDIA), or keys alone or pairs in tiles
+ * of their own from a size on: just below that size and above it; 4-byte keys ascending and descending. The
  * full tier: each sort of 2^25 keys is checked against a host sort. */
 static void test_sort_sweep_sizes(void **state)
 {
@@ -427,7 +427,8 @@ static void test_sort_sweep_sizes(void **state)
     const clscan__sort_tuning t = clscan__table_sort(&ctx->info, 4), t8 = clscan__table_sort(&ctx->info, 8);
     const int four = t.sweep_from && (t.onesweep & CLSCAN__SWEEP_KEYS);
     const int eight = t8.tile_from && t8.sweep_items && (t8.onesweep & CLSCAN__SWEEP_KEYS);
-    if (ref_quick() || (!four && !eight))
+    const int pairs = t.pairs_from && t.pairs_items && (t.onesweep & CLSCAN__SWEEP_PAIRS);
+    if (ref_quick() || (!four && !eight && !pairs))
         skip();
     int failures = 0;
     if (four) {
@@ -442,6 +443,12 @@ static void test_sort_sweep_sizes(void **state)
         failures += !sort_one(from - 1, CLSCAN_UINT64, 0, CLSCAN_UINT32, RANDOM);
         failures += !sort_one(from + tile + 1, CLSCAN_INT64, 0, CLSCAN_UINT32, RANDOM);
         failures += !sort_one(from + 7, CLSCAN_DOUBLE, 0, CLSCAN_UINT32, SPECIALS);
+    }
+    if (pairs) {
+        const size_t tile = (size_t)t.wg_size * t.pairs_items, from = t.pairs_from;
+        failures += !sort_one(from - 1, CLSCAN_UINT32, 1, CLSCAN_UINT32, RANDOM);
+        failures += !sort_one(from + tile + 1, CLSCAN_UINT32, 1, CLSCAN_UINT32, RANDOM);
+        failures += !sort_one(from + 3, CLSCAN_FLOAT, 1, CLSCAN_FLOAT, SPECIALS);
     }
     assert_int_equal(failures, 0);
 }

@@ -108,7 +108,7 @@ clscan__config clscan__sort_config(const clscan_context *ctx, const sort_args *a
         cfg.max_regs = clscan__max_regs(ctx, t.sweep_regs);
     }
     if (sweep && a->by_key && a->value_bytes <= 4) {   /* measured with 4-byte values only */
-        cfg.items = t.pairs_items ? t.pairs_items : cfg.items;
+        cfg.items = t.pairs_items && a->n >= t.pairs_from ? t.pairs_items : cfg.items;
         cfg.max_regs = clscan__max_regs(ctx, t.pairs_regs);
     }
     /* Digits never read past the range (sort_lsd), so a range narrower than a digit takes narrower

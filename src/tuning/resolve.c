@@ -152,7 +152,7 @@ clscan__sort_tuning clscan__sort_tuning_for(const clscan_context *ctx, size_t ke
         t.radix_bits = (unsigned)clscan__tuned(ctx, CLSCAN_TUNE_SORT_RADIX_BITS);
     if (clscan__tuned(ctx, CLSCAN_TUNE_SORT_ONESWEEP)) {   /* forced either way at every size */
         t.onesweep = clscan__tuned(ctx, CLSCAN_TUNE_SORT_ONESWEEP) > 0 ? CLSCAN__SWEEP_KEYS | CLSCAN__SWEEP_PAIRS : 0;
-        t.sweep_from = 0, t.tile_from = 0;
+        t.sweep_from = 0, t.tile_from = 0, t.pairs_from = 0;
     }
     return t;
 }

@@ -43,14 +43,15 @@ enum { CLSCAN__SWEEP_KEYS = 1, CLSCAN__SWEEP_PAIRS = 2 };
 /* Sorts: work-group, keys a work-item, digit bits; which sorts take one-sweep passes, and sorts of keys
  * alone from sweep_from keys on (0: every size); from tile_from keys on those take tiles of
  * sweep_items keys a work-item (0: items), their kernels held to sweep_regs registers (core/ptx.c);
- * sorts by key with values of up to 4 bytes in one sweep take tiles of pairs_items (0: items) and are
- * held to pairs_regs. */
+ * sorts by key with values of up to 4 bytes in one sweep take tiles of pairs_items (0: items) from
+ * pairs_from keys on (0: every size) and are held to pairs_regs. */
 typedef struct clscan__sort_tuning {
     unsigned wg_size, items, radix_bits;
     int onesweep;
     size_t sweep_from, tile_from;
     unsigned sweep_items;
     unsigned sweep_regs;             /* NVIDIA: the registers those one-sweep kernels are held to (0: no cap) */
+    size_t pairs_from;
     unsigned pairs_items, pairs_regs;
 } clscan__sort_tuning;
 clscan__sort_tuning clscan__table_sort(const clscan__device_info *dev, size_t key_bytes);
