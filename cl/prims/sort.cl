@@ -101,13 +101,14 @@ void clscan_sort_write_tile(__local const clscan_key_t *tile, __local clscan_mov
 }
 
 /* The local memory of a kernel that ranks tiles and writes them (clscan_sort_scatter, and
- * clscan_sort_onesweep in prims/sort_sweep.cl): the tile and beside it its origins, or (values moved
- * beside their keys) one room for the keys and then their values with each position's digit; each
- * digit's base and start, the group scan's scratch and the sub-groups' counters; and ranked_values,
- * what the ranking reads beside the keys (the kernel's `values`). The ballots index the tile unpadded
- * (CLSCAN_SORT_AT) and scan only in the warp offsets, before any key is placed in the tile, so there the
- * scratch takes the tile's room (the host reserves the largest scratch a compiler may build: 6 KiB in
- * groups of 256, which beside a padded tile kept 8-byte keys from 16 a work-item in 48 KiB). */
+ * clscan_sort_onesweep in prims/sort_sweep.cl): the tile and the group scan's scratch; beside them the
+ * keys' origins (order), or (values moved beside their keys) no origins but each position's digit, the
+ * values taking the keys' room; each digit's base and start and the sub-groups' counters; and
+ * ranked_values, what the ranking reads beside the keys (the kernel's `values`). The ballots index the
+ * tile unpadded (CLSCAN_SORT_AT) and scan only in the warp offsets, before any key is placed in the
+ * tile, so there the scratch takes the tile's room (the host reserves the largest scratch a compiler may
+ * build: 6 KiB in groups of 256, which beside a padded tile kept 8-byte keys from 16 a work-item in 48
+ * KiB); the 2-bit splits scan while the tile is full, so theirs is padded with the scratch beside it. */
 #if defined(CLSCAN_SORT_BALLOT)
 #define CLSCAN_SORT_KEYS_LOCAL (CLSCAN_WG_SIZE * CLSCAN_ITEMS)
 #if defined(CLSCAN_SORT_EXCHANGE)
@@ -119,48 +120,38 @@ void clscan_sort_write_tile(__local const clscan_key_t *tile, __local clscan_mov
 #define CLSCAN_SORT_ROOM_BYTES                                                                          \
     (CLSCAN_SORT_KEYS_LOCAL * CLSCAN_SORT_ROOM > CLSCAN_WG_SCAN_LOCAL * sizeof(CLSCAN_T)                 \
          ? CLSCAN_SORT_KEYS_LOCAL * CLSCAN_SORT_ROOM : CLSCAN_WG_SCAN_LOCAL * sizeof(CLSCAN_T))
-#define CLSCAN_SORT_ROOM_STATE                                                                          \
+#define CLSCAN_SORT_TILE_ROOM                                                                           \
     __local ulong clscan_room[(CLSCAN_SORT_ROOM_BYTES + 7) / 8];                                        \
     __local clscan_key_t *clscan_tile = (__local clscan_key_t *)clscan_room;                            \
     __local CLSCAN_T *clscan_scratch = (__local CLSCAN_T *)clscan_room;
+#else
+#define CLSCAN_SORT_KEYS_LOCAL CLSCAN_SORT_TILE_LOCAL
+#define CLSCAN_SORT_TILE_ROOM                                                                           \
+    __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];                                           \
+    __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];
+#endif
 #if defined(CLSCAN_SORT_EXCHANGE)
-#define CLSCAN_SORT_TILE_KEYS                                                                           \
-    CLSCAN_SORT_ROOM_STATE                                                                              \
-    __local clscan_moved_t *clscan_order = (__local clscan_moved_t *)clscan_room;                       \
-    __local uchar clscan_digit_at[CLSCAN_SORT_KEYS_LOCAL];                                              \
-    __global const void *ranked_values = values;
+#define CLSCAN_SORT_MOVED                                                                               \
+    __local clscan_moved_t *clscan_order = (__local clscan_moved_t *)clscan_tile;                       \
+    __local uchar clscan_digit_at[CLSCAN_SORT_KEYS_LOCAL];
 #elif defined(CLSCAN_SORT_VALUES)
-#define CLSCAN_SORT_TILE_KEYS                                                                           \
-    CLSCAN_SORT_ROOM_STATE                                                                              \
+#define CLSCAN_SORT_MOVED                                                                               \
     __local clscan_moved_t clscan_order[CLSCAN_SORT_KEYS_LOCAL];                                        \
-    __local uchar *clscan_digit_at = 0;                                                                 \
-    __global const void *ranked_values = values;
+    __local uchar *clscan_digit_at = 0;
 #else
-#define CLSCAN_SORT_TILE_KEYS                                                                           \
-    CLSCAN_SORT_ROOM_STATE                                                                              \
+#define CLSCAN_SORT_MOVED                                                                               \
     __local clscan_moved_t *clscan_order = 0;                                                           \
-    __local uchar *clscan_digit_at = 0;                                                                 \
-    __global const void *ranked_values = 0;
+    __local uchar *clscan_digit_at = 0;
 #endif
-#else   /* the 2-bit splits: a padded tile, and the scratch beside it (they scan while the tile is full) */
 #if defined(CLSCAN_SORT_VALUES)
-#define CLSCAN_SORT_TILE_KEYS                                                                           \
-    __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];                                           \
-    __local clscan_moved_t clscan_order[CLSCAN_SORT_TILE_LOCAL];                                        \
-    __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];                                              \
-    __local uchar *clscan_digit_at = 0;                                                                 \
-    __global const void *ranked_values = values;
+#define CLSCAN_SORT_RANKED_VALUES values
 #else
-#define CLSCAN_SORT_TILE_KEYS                                                                           \
-    __local clscan_key_t clscan_tile[CLSCAN_SORT_TILE_LOCAL];                                           \
-    __local CLSCAN_T clscan_scratch[CLSCAN_WG_SCAN_LOCAL];                                              \
-    __local clscan_moved_t *clscan_order = 0;                                                           \
-    __local uchar *clscan_digit_at = 0;                                                                 \
-    __global const void *ranked_values = 0;
-#endif
+#define CLSCAN_SORT_RANKED_VALUES 0
 #endif
 #define CLSCAN_SORT_TILE_STATE                                                                          \
-    CLSCAN_SORT_TILE_KEYS                                                                               \
+    CLSCAN_SORT_TILE_ROOM                                                                               \
+    CLSCAN_SORT_MOVED                                                                                   \
+    __global const void *ranked_values = CLSCAN_SORT_RANKED_VALUES;                                     \
     __local clscan_hist_t clscan_base_of[CLSCAN_RADIX];                                                 \
     __local uint clscan_start[CLSCAN_RADIX + 1];                                                        \
     __local uint clscan_counts[CLSCAN_SORT_COUNTS_LOCAL];
