@@ -20,24 +20,16 @@ typedef struct sort_row {
 } sort_row;
 
 static const sort_row table[] = {
-    /* H200, 2^28 uint32: pairs one sweep 11.53-11.57 ms against 12.12-12.15 (a tile of 16 keys a work-item: 24
-     * with their values leaves no local memory), keys alone one sweep in tiles of 24 keys a work-item 7.97
-     * against 9.48, but slower below 2^24 (bench/notebook.md, 2026-11-29). Those keys' one-sweep pass held to
-     * 80 registers (3 groups a compute unit instead of 2, some 36 bytes spilled) 2^26: 385 us against 437 at
-     * ptxas's 127; at 64, 400 us. Pairs then gained nothing at 80 (653 against 654 us) and lost at 64 (889)
-     * (bench/notebook.md, 2026-11-29, twenty-third session). uint64 keys alone one sweep, by turns against
-     * three launches a pass: 2^28 22.32 ms against 26.92, 2^24 1.49 against 1.68, 2^20 level, 2^16 0.141
-     * against 0.159-0.194; at 80 registers 24.55 (twenty-fourth session). Once the place step computed each
-     * key's digit again instead of holding it across the barrier (prims/sort_rank.clh), pairs held to 80
-     * registers, by turns against no cap at 2^28: 9.41 against 10.75-10.79 ms, 2^26 2.43 against 2.77-2.80; and
-     * with the group scan's scratch in the tile's room (prims/sort.cl) uint64 keys fit 16 a work-item: 2^28
-     * 18.59 against 21.98 ms, 2^26 4.79 against 5.55, 2^22 0.440-0.446 against 0.467, but 2^16 0.131-0.141
-     * against 0.128 (twenty-fifth session). Tiles that room let in, by turns against the table before
-     * (twenty-sixth session, medians of two rounds): keys alone in tiles of 32 under 80 registers 2^28
-     * 5.54-5.55 ms against 6.19-6.23, 2^26 1.47-1.48 against 1.61-1.64; under 64 then 5.14 against 5.55 and
-     * 1.38 against 1.47 (pairs under 64: 1.19-1.22x slower); one sweep at 2^24 0.450 against 0.530 ms, but
-     * at 2^18-2^22 1.03-1.10x slower; pairs in tiles of 24 2^28 8.82-8.91 against 9.42-9.58, 2^26 2.33-2.39
-     * against 2.44-2.48, 2^22 0.98-0.99x, but 2^18-2^20 1.05-1.07x (2^16 1.16x) slower. */
+    /* NVIDIA, each choice the one that won by turns on the H200 at the sizes where it is taken (the
+     * history, with every figure, in docs/design.md "Sorting" and docs/benchmarks.md):
+     * - pairs sweep at every size (2^28 uint32: 11.53 ms against 12.12 for three launches a pass), in
+     *   tiles of 16, of 24 from 2^22 (8.82-8.91 ms against 9.42-9.58; 1.05-1.16x slower at 2^16-2^20),
+     *   held to 80 registers (9.41 against 10.75 uncapped; 1.19-1.22x slower at 64);
+     * - 4-byte keys alone sweep from 2^24 (0.450 ms against 0.530 there; 1.03-1.10x slower at 2^18-2^22),
+     *   in tiles of 32 under 64 registers (5.14 ms at 2^28 against 5.55 under 80, 6.19-6.23 in tiles of
+     *   24);
+     * - 8-byte keys alone sweep at every size (22.32 ms at 2^28 against 26.92), in tiles of 16 from 2^22
+     *   (18.59 against 21.98; 2^18 slower), uncapped (24.55 ms at 80). */
     {.key = {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, .wg = 256, .items4 = 16, .items8 = 8, .radix_bits = 8,
      .onesweep = CLSCAN__SWEEP_PAIRS, .sweep_log4 = 24, .sweep_items4 = 32, .sweep_regs4 = 64, .sweep_keys8 = 1,
      .sweep_log8 = 22, .sweep_items8 = 16, .sweep_pairs_items4 = 24, .sweep_pairs_log4 = 22,
