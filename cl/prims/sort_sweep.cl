@@ -239,7 +239,8 @@ void clscan_sort_onesweep(__global const clscan_key_t *keys, __global clscan_key
             total[i] = clscan_rank_total(clscan_counts, clscan_start, d, len);
             atomic_xchg(&words[t * CLSCAN_RADIX + d], CLSCAN_SWEEP_A | total[i]);
         }
-        clscan_rank_place(&r, len, clscan_tile, clscan_order, clscan_start, clscan_scratch, clscan_counts);
+        clscan_rank_place(&r, ranked_values, base, len, clscan_tile, clscan_order, clscan_start, clscan_scratch,
+                          clscan_counts);
         for (uint d = lid, i = 0; d < CLSCAN_RADIX; d += CLSCAN_WG_SIZE, i++) {
             const uint before = clscan_sweep_look_back(words, keys, n, t, d, shift, flags, pass_counts);
             atomic_xchg(&words[t * CLSCAN_RADIX + d], CLSCAN_SWEEP_P | (before + total[i]));
