@@ -232,8 +232,8 @@ void clscan_sort_onesweep(__global const clscan_key_t *keys, __global clscan_key
         if (!(flags & CLSCAN_SORT_TRANSFORM_OUT))   /* a pass follows: its words, zeroed for it */
             clscan_sweep_clear(next_status, t);
         clscan_ranked r;
-        clscan_rank_count(keys, ranked_values, base, len, shift, flags, clscan_tile, clscan_order, clscan_start,
-                          clscan_scratch, clscan_counts, &r);
+        clscan_rank_count(keys, base, len, shift, flags, clscan_tile, clscan_order, clscan_start, clscan_scratch,
+                          clscan_counts, &r);
         uint total[(CLSCAN_RADIX + CLSCAN_WG_SIZE - 1) / CLSCAN_WG_SIZE];
         for (uint d = lid, i = 0; d < CLSCAN_RADIX; d += CLSCAN_WG_SIZE, i++) {
             total[i] = clscan_rank_total(clscan_counts, clscan_start, d, len);
